@@ -1,0 +1,60 @@
+import autocannon from 'autocannon';
+import type { Browser, BrowserContext, BrowserContextOptions } from 'playwright-core';
+
+export interface Bench {
+  title: string;
+  run(): Promise<[string, string][]>;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Loads one URL for a few seconds from this process and reports throughput (autocannon). */
+export async function load(options: autocannon.Options): Promise<LoadResult> {
+  const result = await autocannon({ connections: 4, duration: 5, ...options });
+  return {
+    requestsPerSecond: result.requests.average,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}
+
+export const ms = (n: number) => `${n.toFixed(2)} ms`;
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
+
+/**
+ * Latency with sub-millisecond precision: `count` requests one after another over a keep-alive
+ * connection, timed with performance.now(), after a warm-up. Exact p50 / p95 of those samples.
+ */
+export async function latency(url: string, headers: Record<string, string> = {}, count = 600): Promise<{ p50: number; p95: number }> {
+  const samples: number[] = [];
+  for (let i = 0; i < count + 50; i++) {
+    const start = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (i >= 50) samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+
+/**
+ * A browser context for a bench. `npm run bench` runs through tsx, whose esbuild keeps function names
+ * by wrapping them in a `__name(...)` helper; functions handed to page.evaluate carry those calls into
+ * the page, which has no such helper. Defining it there as the identity keeps the bench code plain.
+ */
+export async function benchContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.addInitScript({ content: 'globalThis.__name = (fn) => fn;' });
+  return context;
+}

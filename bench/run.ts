@@ -1,0 +1,28 @@
+/**
+ * `npm run bench`: measures speed against a real server process and prints the figures. Nothing here
+ * passes or fails; the numbers are for people (and for the issues that set goals).
+ * `npm run bench -- screens resources` runs only the benches whose key is named.
+ */
+import { authBench } from './auth';
+import { webBench } from './web';
+import { resourceBench } from './resources';
+import { workflowBench } from './workflow';
+import { screenBench } from './screens';
+import { engineBenchmark } from './engine';
+
+const benches = { auth: authBench, web: webBench, screens: screenBench, resources: resourceBench, workflow: workflowBench, engine: engineBenchmark };
+
+async function main() {
+  const chosen = process.argv.slice(2).filter((k): k is keyof typeof benches => k in benches);
+  for (const key of chosen.length > 0 ? chosen : (Object.keys(benches) as (keyof typeof benches)[])) {
+    const bench = benches[key];
+    console.log(`\n## ${bench.title}`);
+    const rows = await bench.run();
+    for (const [label, value] of rows) console.log(`${label.padEnd(56)} ${value}`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,193 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { build } from 'vite';
+import react from '@vitejs/plugin-react';
+import { copySchemas, startServer, DEMO_PASSWORD } from '../tests/support/server';
+import { launchBrowser } from '../tests/support/browser';
+import { api, tokenFor } from '../tests/support/client';
+import { signIn } from '../tests/support/shell';
+import setupBuild from '../tests/support/build-app';
+import { ms, ratio, percentile, type Bench, benchContext } from './measure';
+
+const ROWS = 500;
+const COLUMNS = 12;
+const FIELDS = 60;
+const RUNS = 5;
+const PAGE = '/laboratoryManager/basic/benchGrid';
+
+/** A screen of 60 text fields, 12 of them columns, shown 500 rows a page. */
+const gridScreen = {
+  schemaVersion: 2,
+  id: 'bench-grid',
+  menuId: 2029903,
+  menu: { parentId: 202, path: 'benchGrid' },
+  title: { 'zh-CN': '性能测试', 'en-US': 'Bench grid' },
+  resource: { name: 'benchGrid' },
+  fields: Array.from({ length: FIELDS }, (_, i) => ({
+    key: `f${i + 1}`,
+    type: 'text',
+    label: { 'zh-CN': `字段 ${i + 1}`, 'en-US': `Field ${i + 1}` },
+    column: i < COLUMNS,
+    sortable: i < COLUMNS,
+  })),
+  filters: ['f1'],
+  list: { pageSizes: [ROWS], defaultSort: { field: 'f1', order: 'asc' }, selection: 'multiple' },
+  actions: { toolbar: [{ kind: 'create' }], row: [{ kind: 'edit' }, { kind: 'delete' }], batch: [{ kind: 'delete' }] },
+  dialog: { width: 1000, columns: 3 },
+};
+
+const rowOf = (n: number) => Object.fromEntries(Array.from({ length: COLUMNS }, (_, i) => [`f${i + 1}`, `R${String(n).padStart(4, '0')}-${i + 1} 标本`]));
+
+/** The plain antd Table and default @rjsf form of bench/pages, built for production into a scratch folder. */
+async function buildComparators(): Promise<string> {
+  const outDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-pages-'));
+  await build({
+    configFile: false,
+    root: path.resolve(import.meta.dirname, 'pages'),
+    base: '/bench-pages/',
+    plugins: [react()],
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, chunkSizeWarningLimit: 5000 },
+  });
+  return outDir;
+}
+
+/** Serves the comparator build under the app's origin, so both run with the same browser and settings. */
+async function routeComparators(page: Page, dir: string) {
+  await page.route('**/bench-pages/**', async (route) => {
+    const url = new URL(route.request().url());
+    const file = url.pathname.replace('/bench-pages/', '') || 'index.html';
+    await route.fulfill({ path: path.join(dir, file) });
+  });
+}
+
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+
+/**
+ * Our ScreenPage: from the list answer's arrival (resource timing) to the frame after its rows are
+ * on screen, starting from an empty table each run.
+ */
+async function renderScreenPage(page: Page): Promise<number> {
+  const query = page.getByRole('button', { name: /查\s*询/ });
+  const filter = page.locator('.screen-filters').getByPlaceholder('字段 1');
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await filter.fill('no such row');
+    await query.click();
+    await page.locator('.screen-page .ant-table-row').first().waitFor({ state: 'detached' });
+    await page.locator('.screen-page .ant-spin-spinning').waitFor({ state: 'detached' });
+    await filter.fill('');
+    const measured = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          performance.clearResourceTimings();
+          const shown = () => document.querySelectorAll('.screen-page .ant-table-row').length > 0;
+          const observer = new MutationObserver(() => {
+            if (!shown()) return;
+            observer.disconnect();
+            requestAnimationFrame(() =>
+              setTimeout(() => {
+                const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/api/resources/benchGrid'));
+                resolve(performance.now() - list[list.length - 1]!.responseEnd);
+              }, 0),
+            );
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+        }),
+    );
+    await query.click();
+    samples.push(await measured);
+  }
+  return median(samples);
+}
+
+/** The plain antd Table of bench/pages: from handing it the rows to the frame after they are on screen. */
+async function renderPlainTable(page: Page, url: string, rows: Record<string, unknown>[]): Promise<number> {
+  const samples: number[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    await page.goto(`${url}/bench-pages/index.html?view=table`);
+    await page.waitForFunction(() => typeof window.showRows === 'function');
+    await page.evaluate(
+      ({ rows, columns }) => {
+        window.benchRows = rows;
+        window.benchColumns = columns;
+        window.benchRendered = undefined;
+        window.showRows!();
+      },
+      { rows, columns: Array.from({ length: COLUMNS }, (_, i) => `f${i + 1}`) },
+    );
+    samples.push(Number(await (await page.waitForFunction(() => window.benchRendered, undefined, { timeout: 60_000 })).jsonValue()));
+  }
+  return median(samples);
+}
+
+/** Per keystroke in an input: from the key event to the frame after the page answered it. */
+async function keystrokes(page: Page, selector: string): Promise<{ p50: number; p95: number }> {
+  await page.evaluate(() => {
+    const w = window as unknown as { keyLatency: number[] };
+    w.keyLatency = [];
+    document.addEventListener(
+      'keydown',
+      (event) => requestAnimationFrame(() => setTimeout(() => w.keyLatency.push(performance.now() - event.timeStamp), 0)),
+      true,
+    );
+  });
+  await page.locator(selector).click();
+  const text = 'HE-stain-4um-ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  await page.keyboard.type(text, { delay: 60 });
+  await page.waitForFunction((n) => (window as unknown as { keyLatency: number[] }).keyLatency.length >= n, text.length);
+  const samples = await page.evaluate(() => (window as unknown as { keyLatency: number[] }).keyLatency);
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+export const screenBench: Bench = {
+  title: `Screen renderer (production build, headless Chromium; ${ROWS} rows × ${COLUMNS} columns, ${FIELDS}-field dialog)`,
+  async run() {
+    setupBuild();
+    const schemaDir = copySchemas();
+    writeFileSync(path.join(schemaDir, 'screens', 'bench-grid.json'), JSON.stringify(gridScreen));
+    const [comparators, server, browser] = await Promise.all([
+      buildComparators(),
+      startServer({ LIMS_SCHEMA_DIR: schemaDir, LOG_LEVEL: 'error' }),
+      launchBrowser(),
+    ]);
+    try {
+      const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+      const rows = Array.from({ length: ROWS }, (_, i) => rowOf(i + 1));
+      for (let i = 0; i < rows.length; i += 10) await Promise.all(rows.slice(i, i + 10).map((row) => admin.post('/api/resources/benchGrid', row)));
+
+      const context = await benchContext(browser, { viewport: { width: 1600, height: 900 } });
+      const page = await context.newPage();
+      await routeComparators(page, comparators);
+      await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
+      await page.locator('.screen-page .ant-table-row').first().waitFor();
+      const ours = await renderScreenPage(page);
+
+      await page.getByRole('button', { name: /新\s*增/ }).click();
+      await page.locator('#root_f1').waitFor();
+      const ourKeys = await keystrokes(page, '#root_f1');
+
+      const plain = await renderPlainTable(page, server.url, rows.map((r, i) => ({ id: i + 1, ...r })));
+      await page.goto(`${server.url}/bench-pages/index.html?view=form`);
+      await page.locator('#root_f1').waitFor();
+      const plainKeys = await keystrokes(page, '#root_f1');
+      await context.close();
+      return [
+        [`ScreenPage ${ROWS}×${COLUMNS} render, median of ${RUNS} (goal ≤ 150 ms)`, ms(ours)],
+        [`plain antd Table ${ROWS}×${COLUMNS} render, median of ${RUNS}`, ms(plain)],
+        ['  ScreenPage / plain antd Table (goal ≤ 0.15x)', ratio(ours, plain)],
+        [`RecordDialog ${FIELDS} fields, keystroke p50 / p95 (goal ≤ 16 ms)`, `${ms(ourKeys.p50)} / ${ms(ourKeys.p95)}`],
+        [`default @rjsf antd form ${FIELDS} fields, keystroke p50 / p95`, `${ms(plainKeys.p50)} / ${ms(plainKeys.p95)}`],
+        ['  RecordDialog / default @rjsf (goal ≤ 0.3x)', `${ratio(ourKeys.p50, plainKeys.p50)} / ${ratio(ourKeys.p95, plainKeys.p95)}`],
+      ];
+    } finally {
+      await browser.close();
+      await server.dispose();
+      rmSync(comparators, { recursive: true, force: true });
+      rmSync(schemaDir, { recursive: true, force: true });
+    }
+  },
+};

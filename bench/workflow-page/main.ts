@@ -1,0 +1,38 @@
+/**
+ * The comparator of `npm run bench` (bench/workflow.ts): a bare bpmn-js Modeler and the designer's
+ * configured one (Activiti/LIMS moddle, properties panel, our palette, context pad and names), built
+ * for production and timed importing the same diagram in the same page. Never part of the app.
+ */
+import Modeler from 'bpmn-js/lib/Modeler';
+import { BpmnPropertiesPanelModule, BpmnPropertiesProviderModule } from 'bpmn-js-properties-panel';
+import { moddleExtensions } from '../../src/web/workflow/designer/moddle';
+import { limsDesignerModule } from '../../src/web/workflow/designer/modules';
+
+declare global {
+  interface Window {
+    benchImport?: (kind: 'bare' | 'ours', xml: string) => Promise<number>;
+  }
+}
+
+function create(kind: 'bare' | 'ours'): Modeler {
+  const container = document.getElementById(kind)!;
+  container.innerHTML = '';
+  if (kind === 'bare') return new Modeler({ container });
+  return new Modeler({
+    container,
+    moddleExtensions,
+    propertiesPanel: { parent: document.getElementById('panel') },
+    additionalModules: [BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, limsDesignerModule],
+  });
+}
+
+/** Ms from handing the XML to bpmn-js until the diagram is imported and a frame has been painted. */
+window.benchImport = async (kind, xml) => {
+  const modeler = create(kind);
+  const start = performance.now();
+  await modeler.importXML(xml);
+  await new Promise((done) => requestAnimationFrame(() => setTimeout(done, 0)));
+  const elapsed = performance.now() - start;
+  modeler.destroy();
+  return elapsed;
+};

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// `npm start`: install when node_modules is missing, build the browser app when it is missing or older
+// than its sources, then serve app + API on one port (PORT, default 8080) with the embedded database.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+if (!existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
+  console.log('Installing dependencies (npm ci)…');
+  execFileSync(npm, ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });
+}
+
+const built = path.join(root, 'dist/web/index.html');
+const sources = Math.max(newest(path.join(root, 'src/web')), newest(path.join(root, 'src/shared')));
+if (!existsSync(built) || statSync(built).mtimeMs < sources) {
+  console.log('Building the browser app…');
+  execFileSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, stdio: 'inherit' });
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
+server.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,46 @@
+import path from 'node:path';
+
+/** Everything the server reads from its environment, in one place, with the README's defaults. */
+export interface ServerConfig {
+  port: number;
+  host: string;
+  /** PGlite data directory; ignored when databaseUrl is set. */
+  dataDir: string;
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl: string | undefined;
+  demoPassword: string;
+  seedDemo: boolean;
+  /** A token unused for this long answers HTTP 511 (spec 8). */
+  idleTimeoutSeconds: number;
+  /** Absolute lifetime of a token, whatever its use. */
+  tokenTtlSeconds: number;
+  /** Built browser app; served with index.html fallback for client routes. */
+  webRoot: string;
+  /** Folder of menus.json, screen.schema.json and screens/ (a copy elsewhere lets tests change screens). */
+  schemaDir: string;
+  logLevel: string;
+  /** Lists count matching rows up to this many; past it they say "more" (counting a million rows costs ~100 ms). */
+  listCountCap: number;
+}
+
+function int(value: string | undefined, fallback: number, min = 1): number {
+  const n = value === undefined || value === '' ? NaN : Number(value);
+  return Number.isFinite(n) && n >= min ? Math.floor(n) : fallback;
+}
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  return {
+    port: int(env.PORT, 8080, 0),
+    host: env.HOST || '127.0.0.1',
+    dataDir: path.resolve(env.LIMS_DATA_DIR || './data'),
+    databaseUrl: env.DATABASE_URL || undefined,
+    demoPassword: env.LIMS_DEMO_PASSWORD || 'Lims@2026',
+    seedDemo: env.LIMS_SEED_DEMO !== '0',
+    idleTimeoutSeconds: int(env.LIMS_IDLE_TIMEOUT_SECONDS, 30 * 60),
+    tokenTtlSeconds: int(env.LIMS_TOKEN_TTL_SECONDS, 12 * 60 * 60),
+    webRoot: path.resolve(env.LIMS_WEB_ROOT || './dist/web'),
+    schemaDir: path.resolve(env.LIMS_SCHEMA_DIR || path.join(import.meta.dirname, '../../schemas')),
+    logLevel: env.LOG_LEVEL || 'info',
+    listCountCap: int(env.LIMS_LIST_COUNT_CAP, 10_000),
+  };
+}

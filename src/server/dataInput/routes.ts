@@ -1,0 +1,129 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { labTypeWrites, screenAllows } from '../../shared/screens/access.js';
+import type { RecordValues } from '../../shared/screens/predicate.js';
+import type { AppContext } from '../context.js';
+import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
+import { acceptMultipart, formParts } from '../http/multipart.js';
+import { actorOf } from '../http/request.js';
+import { getOrganization } from '../organizations/repository.js';
+import { importRows, readSheet, type ImportRow } from '../resources/excel.js';
+import { lockScope } from '../resources/routes.js';
+import { recordBatches, type Batch } from './batches.js';
+
+/**
+ * Data input (spec 7.4 imporItem, upLoadItemExcel): what a lab imports is a hospital's own codes (HIS
+ * items, and its specimen types and departments) mapped to the lab's, into the import dictionary
+ * (导入字典), so that the requests it imports later land on the right items. An import is all or nothing,
+ * each problem named by its row, through the import dictionary's own checks (the generic resource's);
+ * each accepted import is recorded as a batch of 数据导入管理.
+ */
+const TARGET = 'importDictionary';
+const BATCHES = 'dataImport';
+const MAX_ROWS = 5000;
+const MAX_SHEET_BYTES = 20 * 1024 * 1024;
+
+/** What the whole import says once instead of on every row: the hospital, and the kind of code (item unless said). */
+interface Defaults {
+  hospital?: unknown;
+  kind?: unknown;
+}
+
+function hospitalOf(value: unknown): number | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const id = Number(value);
+  if (!Number.isInteger(id) || id <= 0) throw badRequest('common.invalid');
+  return id;
+}
+
+export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  /** The import dictionary's screen, for a caller who may import into it (its import roles and lab types). */
+  async function target(request: FastifyRequest) {
+    const actor = actorOf(request);
+    const screen = ctx.screens.byResource(TARGET);
+    if (!screen) throw notFound();
+    if (!screenAllows(screen, 'import', actor.roles)) throw forbidden();
+    if (screen.permissions?.writeLabTypes) {
+      const org = await getOrganization(db, actor.orgId);
+      if (!org || !labTypeWrites(screen, org.labType)) throw forbidden();
+    }
+    return { actor, screen };
+  }
+
+  async function importAll(
+    request: FastifyRequest,
+    rows: ImportRow[],
+    defaults: Defaults,
+    fileName?: string,
+  ) {
+    const { actor, screen } = await target(request);
+    if (rows.length === 0) throw badRequest('dataInput.empty');
+    if (rows.length > MAX_ROWS) throw badRequest('dataInput.tooMany', { n: MAX_ROWS });
+    const hospital = hospitalOf(defaults.hospital);
+    const kind = defaults.kind === undefined || defaults.kind === '' ? 'item' : defaults.kind;
+    const filled = rows.map(({ row, body }) => ({
+      row,
+      body: { ...(hospital !== undefined && { hospital }), kind, ...body },
+    }));
+    const batchScreen = ctx.screens.byResource(BATCHES);
+    return db.transaction(async (tx) => {
+      await lockScope(tx, screen, actor.orgId);
+      const created = await importRows(tx, screen, actor, filled, request.locale, request.ip);
+      const perHospital = new Map<number, number>();
+      for (const { data } of created)
+        perHospital.set(Number(data.hospital), (perHospital.get(Number(data.hospital)) ?? 0) + 1);
+      const batches: Batch[] = [...perHospital].map(([id, n]) => ({
+        hospital: id,
+        rows: n,
+        ...(fileName && { fileName }),
+      }));
+      const batchNos = batchScreen
+        ? await recordBatches(tx, batchScreen, actor, batches, ctx.now(), request.ip, request.locale)
+        : [];
+      return { imported: created.length, batchNos };
+    });
+  }
+
+  /** Body: the rows as records of the import dictionary, or { hospital?, kind?, items: [rows] }. */
+  app.post<{ Body: unknown }>('/api/data/input/imporItem', async (request) => {
+    const body = request.body;
+    const wrapped =
+      body && typeof body === 'object' && !Array.isArray(body)
+        ? (body as Defaults & { items?: unknown })
+        : undefined;
+    const list = Array.isArray(body) ? body : wrapped?.items;
+    if (!Array.isArray(list) || list.some((row) => !row || typeof row !== 'object' || Array.isArray(row)))
+      throw badRequest('common.invalid');
+    const rows = (list as RecordValues[]).map((values, i) => ({ row: i + 1, body: values }));
+    return ok(await importAll(request, rows, { hospital: wrapped?.hospital, kind: wrapped?.kind }));
+  });
+
+  app.addContentTypeParser(
+    ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream'],
+    { parseAs: 'buffer', bodyLimit: MAX_SHEET_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+  acceptMultipart(app, MAX_SHEET_BYTES);
+
+  /**
+   * Body: the .xlsx itself (query hospital?, kind?, fileName?), or multipart with one file and those fields.
+   * The sheet's first row names the columns, as the import dictionary's export writes them.
+   */
+  app.post<{ Querystring: Record<string, string | undefined> }>(
+    '/api/data/input/upLoadItemExcel',
+    async (request) => {
+      const { screen, actor } = await target(request);
+      const parts = await formParts(request);
+      const file = parts
+        ? parts.files[0]
+        : Buffer.isBuffer(request.body)
+          ? { fileName: request.query.fileName ?? '', bytes: request.body }
+          : undefined;
+      if (!file || file.bytes.length === 0) throw badRequest('dataInput.empty');
+      const values: Defaults = { ...request.query, ...parts?.fields };
+      const rows = await readSheet(db, screen, actor.orgId, file.bytes, request.locale);
+      return ok(await importAll(request, rows, values, file.fileName || undefined));
+    },
+  );
+}

@@ -1,0 +1,35 @@
+import { mkdir } from 'node:fs/promises';
+import { PGlite, types } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Database, Queryable } from './database.js';
+
+// Same value types as node-postgres: bigint and numeric come back as text, never as JS BigInt,
+// so rows look alike on both drivers.
+const parsers = {
+  [types.INT8]: (v: string) => v,
+  [types.NUMERIC]: (v: string) => v,
+};
+
+function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
+  return {
+    async query<Row>(sql: string, params?: unknown[]) {
+      const result = await q.query<Row>(sql, params, { parsers });
+      return result.rows;
+    },
+    async exec(sql: string) {
+      await q.exec(sql);
+    },
+  };
+}
+
+export async function openPglite(dataDir: string): Promise<Database> {
+  await mkdir(dataDir, { recursive: true });
+  // pg_trgm: trigram indexes answer the lists' "contains" filters (resources/repository.ts).
+  const pg = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  return {
+    kind: 'pglite',
+    ...wrap(pg),
+    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,42 @@
+import pg from 'pg';
+import type { Database, Queryable } from './database.js';
+
+// bigint (int8) and numeric stay text, as on PGlite.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
+
+function wrap(client: pg.Pool | pg.PoolClient): Queryable {
+  return {
+    async query<Row>(sql: string, params?: unknown[]) {
+      const result = await client.query(sql, params as unknown[] | undefined);
+      return result.rows as Row[];
+    },
+    async exec(sql: string) {
+      await client.query(sql);
+    },
+  };
+}
+
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: Number(process.env.LIMS_DB_POOL_SIZE) || 10 });
+  await pool.query('select 1');
+  return {
+    kind: 'postgres',
+    ...wrap(pool),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const result = await fn(wrap(client));
+        await client.query('commit');
+        return result;
+      } catch (error) {
+        await client.query('rollback').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,32 @@
+import { t, type Locale } from '../../shared/i18n/messages.js';
+
+/** A slip holds at most this many specimens (a full transport box is a few hundred). */
+export const MAX_SPECIMENS = 5000;
+
+/** The barcode rule's alphabet (Code128 as printed by the barcode rules): letters, digits and -. */
+const BARCODE = /^[A-Za-z0-9-]{1,30}$/;
+
+/**
+ * Barcodes as a scanner types them: one per line; commas, semicolons or spaces separate too, so a
+ * list pasted from a spreadsheet or a message works as well.
+ */
+export function splitBarcodes(text: unknown): string[] {
+  if (typeof text !== 'string') return [];
+  return text
+    .split(/[\s,;，；、]+/u)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** What is wrong with a list of barcodes, in the caller's words; undefined when nothing is. */
+export function barcodeProblem(barcodes: readonly string[], locale: Locale, required = true): string | undefined {
+  if (required && barcodes.length === 0) return t('handover.barcodes.required', locale);
+  if (barcodes.length > MAX_SPECIMENS) return t('handover.barcodes.tooMany', locale, { n: MAX_SPECIMENS });
+  const seen = new Set<string>();
+  for (const barcode of barcodes) {
+    if (!BARCODE.test(barcode)) return t('handover.barcodes.bad', locale, { barcode: barcode.slice(0, 40) });
+    if (seen.has(barcode)) return t('handover.barcodes.duplicate', locale, { barcode });
+    seen.add(barcode);
+  }
+  return undefined;
+}

@@ -1,0 +1,159 @@
+import type { FastifyRequest } from 'fastify';
+import { t, type Locale } from '../../shared/i18n/messages.js';
+import type { ScreenSchema } from '../../shared/screens/fields.js';
+import type { AppContext } from '../context.js';
+import type { Queryable } from '../db/database.js';
+import { badRequest, conflict, InvalidRecord, notFound } from '../http/envelope.js';
+import { actorOf } from '../http/request.js';
+import { appendLog } from '../resources/audit.js';
+import { insertRecord, updateRecord, type StoredRecord } from '../resources/repository.js';
+import { barcodeProblem, splitBarcodes } from './barcodes.js';
+import type { Receiver } from './receiver.js';
+import { refuseClosed } from './rules.js';
+import { handoversByIds, linesOf, lockHandovers, stamp } from './store.js';
+
+/** What the receiver found, beside their signature. */
+export interface Receipt {
+  temperatureC?: number;
+  missing: string[];
+  damaged: string[];
+  extra: string[];
+  remark?: string;
+  /** The receiving professional group the receiver confirms for (spec 7.2 proGroupName). */
+  proGroupName?: string;
+}
+
+const invalid = (field: string, message: string) => new InvalidRecord([{ field, message }]);
+
+/** The receipt's inputs (query or body), checked; a wrong one is refused before anything is read. */
+export function readReceipt(input: Record<string, unknown>, locale: Locale): Receipt {
+  const receipt: Receipt = { missing: [], damaged: [], extra: [] };
+  const temperature = input.temperatureC;
+  if (temperature !== undefined && temperature !== null && temperature !== '') {
+    const value = Number(temperature);
+    if (!Number.isFinite(value) || value < -80 || value > 45) throw invalid('temperatureC', `${t('common.invalid', locale)}: temperatureC (-80 ~ 45 ℃)`);
+    receipt.temperatureC = Math.round(value * 10) / 10;
+  }
+  for (const key of ['missing', 'damaged', 'extra'] as const) {
+    receipt[key] = splitBarcodes(input[key]);
+    const problem = barcodeProblem(receipt[key], locale, false);
+    if (problem) throw invalid(key, problem);
+  }
+  const twice = receipt.missing.find((b) => receipt.damaged.includes(b));
+  if (twice) throw invalid('damaged', t('handover.barcode.twice', locale, { barcode: twice }));
+  if (typeof input.remark === 'string' && input.remark.trim()) {
+    if (input.remark.length > 500) throw invalid('remark', `${t('common.invalid', locale)}: remark (≤ 500)`);
+    receipt.remark = input.remark.trim();
+  }
+  if (typeof input.proGroupName === 'string' && input.proGroupName.trim()) receipt.proGroupName = input.proGroupName.trim();
+  return receipt;
+}
+
+/** The receiving group named by code or by its label in either language. */
+export function addressedTo(screen: ScreenSchema, record: StoredRecord, group: string): boolean {
+  const option = screen.fields.find((f) => f.key === 'toGroup')?.options?.find((o) => o.value === record.data.toGroup);
+  return group === record.data.toGroup || (option !== undefined && Object.values(option.label).includes(group));
+}
+
+/** The check label of a line ("缺失", "Damaged") as the line screen names it. */
+function checkLabel(lineScreen: ScreenSchema, value: string, locale: Locale): string {
+  return lineScreen.fields.find((f) => f.key === 'checkResult')?.options?.find((o) => o.value === value)?.label[locale] ?? value;
+}
+
+/** The discrepancy as the slip prints it: missing / damaged / extra barcodes, then the remark. */
+function discrepancyText(lineScreen: ScreenSchema, found: Record<'missing' | 'damaged' | 'extra', string[]>, remark: string | undefined, locale: Locale): string | undefined {
+  const parts = (['missing', 'damaged', 'extra'] as const).filter((k) => found[k].length > 0).map((k) => `${checkLabel(lineScreen, k, locale)}：${found[k].join('、')}`);
+  if (remark) parts.push(remark);
+  return parts.length > 0 ? parts.join('；') : undefined;
+}
+
+interface Plan {
+  record: StoredRecord;
+  lines: StoredRecord[];
+  found: Record<'missing' | 'damaged' | 'extra', string[]>;
+}
+
+/** Which handover each reported barcode belongs to; a barcode on none of them (or extra on one) is refused. */
+function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Receipt, locale: Locale): Plan[] {
+  const plans = records.map((record) => ({ record, lines: lines.filter((l) => l.data.handover === record.id), found: { missing: [] as string[], damaged: [] as string[], extra: [] as string[] } }));
+  const planOf = (barcode: string) => plans.find((p) => p.lines.some((l) => l.data.barcode === barcode));
+  for (const key of ['missing', 'damaged'] as const) {
+    for (const barcode of receipt[key]) {
+      const plan = planOf(barcode);
+      if (!plan) throw invalid(key, t('handover.barcode.notOnSlip', locale, { barcode }));
+      plan.found[key].push(barcode);
+    }
+  }
+  if (receipt.extra.length > 0 && plans.length > 1) throw invalid('extra', t('handover.extra.oneSlip', locale));
+  for (const barcode of receipt.extra) {
+    const plan = planOf(barcode);
+    if (plan) throw invalid('extra', t('handover.barcode.onSlip', locale, { barcode, handoverNo: String(plan.record.data.handoverNo) }));
+    plans[0]!.found.extra.push(barcode);
+  }
+  return plans;
+}
+
+/** Each line's check (ok unless reported), the extra specimens as lines of their own. */
+async function writeLines(tx: Queryable, lineScreen: ScreenSchema, plan: Plan, at: string, userId: number) {
+  for (const line of plan.lines) {
+    const barcode = String(line.data.barcode);
+    const checkResult = plan.found.missing.includes(barcode) ? 'missing' : plan.found.damaged.includes(barcode) ? 'damaged' : 'ok';
+    await updateRecord(tx, lineScreen, line.orgId, line.id, line.version, { ...line.data, checkResult, checkedAt: at }, userId);
+  }
+  for (const barcode of plan.found.extra) {
+    await insertRecord(tx, lineScreen, plan.record.orgId, { handover: plan.record.id, barcode, checkResult: 'extra', checkedAt: at }, userId);
+  }
+}
+
+export interface Confirmation {
+  screen: ScreenSchema;
+  lineScreen: ScreenSchema;
+  ids: number[];
+  receipt: Receipt;
+  receiver: Receiver;
+}
+
+/**
+ * Confirms receipt of handovers, all or none, in one transaction under the handover lock: each must be
+ * open, addressed to the group named, and received by someone other than who handed it over. The
+ * receiver, the time, the temperature and what did not match are written to the handover and its
+ * lines; the handover is closed (received, or discrepancy when anything did not match) and the step
+ * goes to the operation log with before and after.
+ */
+export async function confirmHandovers(ctx: AppContext, request: FastifyRequest, c: Confirmation): Promise<StoredRecord[]> {
+  const actor = actorOf(request);
+  const locale = request.locale;
+  return ctx.db.transaction(async (tx) => {
+    await lockHandovers(tx, actor.orgId);
+    const records = await handoversByIds(tx, actor.orgId, c.ids);
+    if (records.length !== c.ids.length) throw notFound();
+    for (const record of records) {
+      refuseClosed(record, locale);
+      if (c.receipt.proGroupName && !addressedTo(c.screen, record, c.receipt.proGroupName))
+        throw badRequest('handover.group.mismatch', { handoverNo: String(record.data.handoverNo), group: c.receipt.proGroupName });
+      if (record.data.handedByAccount === c.receiver.userAccount) throw badRequest('handover.receiver.sameAsSender', { account: c.receiver.userAccount });
+    }
+    const plans = planReceipt(records, await linesOf(tx, actor.orgId, c.ids), c.receipt, locale);
+    const at = stamp(ctx.now());
+    const confirmed: StoredRecord[] = [];
+    for (const plan of plans) {
+      await writeLines(tx, c.lineScreen, plan, at, actor.id);
+      const discrepancy = discrepancyText(c.lineScreen, plan.found, c.receipt.remark, locale);
+      const matched = plan.found.missing.length + plan.found.damaged.length + plan.found.extra.length === 0;
+      const data = {
+        ...plan.record.data,
+        status: matched ? 'received' : 'discrepancy',
+        receivedBy: c.receiver.userName,
+        receivedByAccount: c.receiver.userAccount,
+        receivedAt: at,
+        ...(c.receipt.temperatureC !== undefined && { temperatureC: c.receipt.temperatureC }),
+        ...(discrepancy && { discrepancy }),
+      };
+      const row = await updateRecord(tx, c.screen, actor.orgId, plan.record.id, plan.record.version, data, actor.id);
+      if (!row) throw conflict();
+      await appendLog(tx, actor, { resource: c.screen.resource.name, recordId: row.id, action: 'handoverConfirm', before: plan.record.data, after: row.data, ip: request.ip });
+      confirmed.push(row);
+    }
+    return confirmed;
+  });
+}

@@ -1,0 +1,60 @@
+import type { FastifyRequest } from 'fastify';
+import { screenAllows } from '../../shared/screens/access.js';
+import type { ScreenSchema } from '../../shared/screens/fields.js';
+import type { AppContext } from '../context.js';
+import { badRequest } from '../http/envelope.js';
+import { actorOf } from '../http/request.js';
+import { verifyNobody, verifyPassword } from '../auth/passwords.js';
+import { appendLog } from '../resources/audit.js';
+import { findForLogin, getUser, MAX_FAILED_ATTEMPTS, recordFailedLogin, recordGoodLogin } from '../users/repository.js';
+import { HANDOVER } from './store.js';
+
+/** The person who received, as their own account and password proved. */
+export interface Receiver {
+  id: number;
+  userAccount: string;
+  userName: string;
+}
+
+export interface Credentials {
+  userAccount?: unknown;
+  passwd?: unknown;
+}
+
+/**
+ * The receiver confirms with their own account and password (domain: chain of custody), checked as a
+ * sign-in is: an unknown account costs the same time as a known one, a wrong password counts towards
+ * the account's lock (five in a row, src/server/auth) and is kept in the operation log, a locked
+ * account is refused. The receiver must belong to the caller's laboratory and be allowed to handle
+ * handovers. Nothing else is written here: the caller confirms afterwards in its own transaction.
+ */
+export async function checkReceiver(ctx: AppContext, request: FastifyRequest, screen: ScreenSchema, credentials: Credentials): Promise<Receiver> {
+  const actor = actorOf(request);
+  const account = typeof credentials.userAccount === 'string' ? credentials.userAccount.trim() : '';
+  const password = typeof credentials.passwd === 'string' ? credentials.passwd : '';
+  if (!account || !password) throw badRequest('handover.receiver.required');
+  const refused = (reason: string) =>
+    appendLog(ctx.db, actor, { resource: HANDOVER, recordId: null, action: 'receiverRefused', after: { userAccount: account, reason }, ip: request.ip });
+
+  const login = await findForLogin(ctx.db, account);
+  if (!login) {
+    await verifyNobody(password);
+    await refused('unknown');
+    throw badRequest('login.badCredentials');
+  }
+  if (login.locked) {
+    await refused('locked');
+    throw badRequest('login.locked');
+  }
+  if (!(await verifyPassword(login.passwordHash, password))) {
+    const after = await recordFailedLogin(ctx.db, login.id);
+    await refused('password');
+    if (after.locked) throw badRequest('login.locked');
+    throw badRequest('login.badCredentialsRemaining', { n: MAX_FAILED_ATTEMPTS - after.failedAttempts });
+  }
+  await recordGoodLogin(ctx.db, login.id);
+  const user = await getUser(ctx.db, login.id);
+  if (!user || user.orgId !== actor.orgId) throw badRequest('handover.receiver.otherLab', { account });
+  if (!screenAllows(screen, 'update', user.roles)) throw badRequest('handover.receiver.notAllowed', { account });
+  return { id: user.id, userAccount: user.userAccount, userName: user.userName };
+}

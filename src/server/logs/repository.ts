@@ -1,0 +1,57 @@
+import type { Queryable } from '../db/database.js';
+import { one } from '../db/database.js';
+
+/** What the operation-log screen filters on: account, resource, action and a time window. */
+export interface LogFilter {
+  userAccount?: string;
+  resource?: string;
+  action?: string;
+  from?: string;
+  to?: string;
+}
+
+/** A log entry as the screen and the workbook show it: before and after as JSON text. */
+export interface LogEntry {
+  id: number;
+  at: string;
+  userAccount: string | null;
+  resource: string;
+  recordId: string | null;
+  action: string;
+  ip: string | null;
+  before: string | null;
+  after: string | null;
+}
+
+function where(orgId: number, f: LogFilter): { sql: string; params: unknown[] } {
+  const params: unknown[] = [orgId];
+  const clauses = ['org_id = $1'];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause.replace('?', `$${params.length}`));
+  };
+  if (f.userAccount) add('user_account ilike ?', `%${f.userAccount}%`);
+  if (f.resource) add('resource = ?', f.resource);
+  if (f.action) add('action = ?', f.action);
+  if (f.from) add('at >= ?::timestamptz', f.from);
+  if (f.to) add('at <= ?::timestamptz', f.to);
+  return { sql: clauses.join(' and '), params };
+}
+
+export async function findLog(db: Queryable, orgId: number, f: LogFilter, page: { page: number; size: number }) {
+  const w = where(orgId, f);
+  const total = await one<{ n: number }>(db, `select count(*)::int as n from operation_log where ${w.sql}`, w.params);
+  const records = await db.query<LogEntry>(
+    `select id, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') as at, user_account as "userAccount", resource,
+            record_id as "recordId", action, ip, before::text as before, after::text as after
+       from operation_log where ${w.sql} order by id desc limit ${page.size} offset ${(page.page - 1) * page.size}`,
+    w.params,
+  );
+  return { records, total: total?.n ?? 0 };
+}
+
+/** Empties the organisation's log; answers how many entries went. */
+export async function deleteLog(db: Queryable, orgId: number): Promise<number> {
+  const rows = await db.query<{ id: number }>('delete from operation_log where org_id = $1 returning id', [orgId]);
+  return rows.length;
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasRole } from '../../shared/access/can.js';
+import type { AppContext } from '../context.js';
+import { forbidden, notFound, okMessage } from '../http/envelope.js';
+import { actorOf, intParam } from '../http/request.js';
+import { appendLog } from '../resources/audit.js';
+import { exportWorkbook } from '../resources/excel.js';
+import type { ApiRecord } from '../resources/service.js';
+import { deleteLog, findLog, type LogFilter } from './repository.js';
+
+/**
+ * The operation log (spec 7.7, domain notes "Audit and records"): administrators read it, export it
+ * to Excel and may empty it; emptying it is itself the first entry of the new log, so nobody clears
+ * their tracks unseen. The operationLog screen lists it through /api/resources/operationLog.
+ */
+const EXPORT_LIMIT = 100_000;
+
+function filterOf(source: Record<string, unknown>): LogFilter {
+  const text = (key: string) => (typeof source[key] === 'string' && source[key] !== '' ? String(source[key]) : undefined);
+  return { userAccount: text('userAccount'), resource: text('resource'), action: text('action'), from: text('atFrom'), to: text('atTo') };
+}
+
+export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+
+  function admin(request: FastifyRequest) {
+    const actor = actorOf(request);
+    if (!hasRole(actor, ['admin'])) throw forbidden();
+    return actor;
+  }
+
+  async function sendWorkbook(request: FastifyRequest, reply: FastifyReply, filter: LogFilter) {
+    const actor = admin(request);
+    const screen = ctx.screens.byResource('operationLog');
+    if (!screen) throw notFound();
+    const { records } = await findLog(db, actor.orgId, filter, { page: 1, size: EXPORT_LIMIT });
+    const buffer = await exportWorkbook(screen, records as unknown as ApiRecord[], request.locale);
+    const name = encodeURIComponent(`${screen.title[request.locale]}.xlsx`);
+    return reply
+      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+      .header('Content-Disposition', `attachment; filename*=UTF-8''${name}`)
+      .send(buffer);
+  }
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/resources/operationLog', async (request) => {
+    const actor = admin(request);
+    const q = request.query;
+    return okMessage(request, 'common.ok', await findLog(db, actor.orgId, filterOf(q), { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) }));
+  });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/resources/operationLog/export.xlsx', (request, reply) =>
+    sendWorkbook(request, reply, filterOf(request.query)),
+  );
+
+  app.post<{ Body: Record<string, unknown> | undefined }>('/api/log/exportExcel', (request, reply) =>
+    sendWorkbook(request, reply, filterOf({ ...(request.query as object), ...(request.body ?? {}) })),
+  );
+
+  app.delete('/api/log/deleteAll', async (request) => {
+    const actor = admin(request);
+    const deleted = await db.transaction(async (tx) => {
+      const n = await deleteLog(tx, actor.orgId);
+      await appendLog(tx, actor, { resource: 'operationLog', recordId: null, action: 'deleteAll', after: { deleted: n }, ip: request.ip });
+      return n;
+    });
+    return okMessage(request, 'common.ok', { deleted });
+  });
+}

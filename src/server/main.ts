@@ -1,0 +1,44 @@
+import { buildApp } from './app.js';
+import { readConfig } from './config.js';
+import { DEMO_USERS } from './seed/demo.js';
+import { prepare } from './startup.js';
+import { PushHub } from './push/hub.js';
+
+/** `npm start`: open the database, bring it up to date, serve app + API on one port. */
+async function main() {
+  const config = readConfig();
+  const { db, screens } = await prepare(config);
+  screens.watch();
+  const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
+  const app = await buildApp({ db, config, now: () => new Date(), screens, push });
+
+  // PORT=0 picks a free port (tests); the line below prints the one actually bound.
+  const url = await app.listen({ port: config.port, host: config.host });
+
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`;
+  console.log(`\nLIMS is ready at ${url}  (database: ${where})`);
+  if (config.seedDemo) {
+    console.log(`Demo logins (password ${process.env.LIMS_DEMO_PASSWORD ? 'from LIMS_DEMO_PASSWORD' : config.demoPassword}):`);
+    for (const u of DEMO_USERS) console.log(`  ${u.account.padEnd(10)} ${u.role.padEnd(6)} org ${u.orgId}  ${u.name}`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`${signal}: finishing open requests, then closing the database`);
+    // Requests in flight complete first; then the database is closed so nothing is half-written.
+    await app.close();
+    screens.close();
+    await push.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,46 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import type { Queryable } from '../db/database.js';
+import { flattenMenus, type MenuFile, type MenuNode } from '../../shared/menu/types.js';
+
+const SCHEMAS = path.resolve(import.meta.dirname, '../../../schemas');
+
+/** Reads the route tree and checks it against menu.schema.json, naming the file and path of a fault. */
+export async function readMenuFile(schemaDir = SCHEMAS): Promise<MenuNode[]> {
+  const file = path.join(schemaDir, 'menus.json');
+  const [text, schema] = await Promise.all([
+    readFile(file, 'utf8'),
+    readFile(path.join(schemaDir, 'menu.schema.json'), 'utf8'),
+  ]);
+  const parsed = JSON.parse(text) as MenuFile;
+  const validate = new Ajv({ allErrors: false }).compile<MenuFile>(JSON.parse(schema));
+  if (!validate(parsed)) {
+    const e = validate.errors?.[0];
+    throw new Error(`${path.relative(process.cwd(), file)}: ${e?.instancePath || '/'} ${e?.message ?? 'is invalid'}`);
+  }
+  return parsed.routes;
+}
+
+/**
+ * Puts every route of the menu file into the menu table, keyed by full path. Rows already there are
+ * left alone, so menu maintenance done in the database survives a restart; new routes of a newer
+ * file are added.
+ */
+export async function seedMenus(db: Queryable, routes: MenuNode[]): Promise<void> {
+  for (const { fullPath, parentPath, node, sort } of flattenMenus(routes)) {
+    await db.query(
+      `insert into menu (parent_id, meta_id, full_path, path, sort, meta)
+       values ((select id from menu where full_path = $1), $2, $3, $4, $5, $6)
+       on conflict (full_path) do nothing`,
+      [parentPath, node.meta.id ?? null, fullPath, node.path, sort, JSON.stringify(node.meta)],
+    );
+  }
+}
+
+/** Meta ids of every route a role may open: all of them, or those not marked admin-only. */
+export function menuIdsFor(routes: MenuNode[], role: 'admin' | 'editor'): number[] {
+  return flattenMenus(routes)
+    .filter(({ node }) => node.meta.id !== undefined && (role === 'admin' || !node.meta.roles || node.meta.roles.includes(role)))
+    .map(({ node }) => node.meta.id!);
+}

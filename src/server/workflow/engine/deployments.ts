@@ -1,0 +1,67 @@
+import { randomUUID } from 'node:crypto';
+import type { Database, Queryable } from '../../db/database.js';
+import { one } from '../../db/database.js';
+import { badRequest } from '../../http/envelope.js';
+import { modelProblems, readModel } from './validate.js';
+
+/**
+ * Deploying a model: the diagram is checked (bpmnlint and our rules, validate.ts) and kept as an
+ * immutable row of process_deployment. Versions count per organisation and key; instances keep the
+ * deployment they started with, so a new version never changes running work.
+ */
+export interface DeployInput {
+  modelId: string;
+  key: string;
+  name: string;
+  xml: string;
+  orgId: number;
+  deployedBy: number;
+}
+
+export async function deployProcess(db: Database, input: DeployInput): Promise<{ deploymentId: string; version: number }> {
+  const problems = await modelProblems(await readModel(input.xml), input.key);
+  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.slice(0, 5).join('; ') });
+  return db.transaction(async (tx) => {
+    // Two deploys of one key at once would otherwise both read the same max(version).
+    await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_deployment:${input.key}`, input.orgId]);
+    const row = await one<{ next: number }>(tx, 'select coalesce(max(version), 0) + 1 as next from process_deployment where org_id = $1 and key = $2', [
+      input.orgId,
+      input.key,
+    ]);
+    const deploymentId = randomUUID();
+    const version = Number(row?.next ?? 1);
+    await tx.query(
+      'insert into process_deployment (id, model_id, key, name, version, xml, org_id, deployed_by) values ($1, $2, $3, $4, $5, $6, $7, $8)',
+      [deploymentId, input.modelId, input.key, input.name, version, input.xml, input.orgId, input.deployedBy],
+    );
+    return { deploymentId, version };
+  });
+}
+
+/** A deployment as instances refer to it; its XML is read only when a model is prepared or traced. */
+export interface DeploymentInfo {
+  id: string;
+  key: string;
+  name: string;
+  version: number;
+  orgId: number;
+}
+
+export interface Deployment extends DeploymentInfo {
+  xml: string;
+}
+
+const INFO = 'id, key, name, version, org_id as "orgId"';
+
+export async function getDeployment(db: Queryable, id: string): Promise<Deployment | undefined> {
+  return one<Deployment>(db, `select ${INFO}, xml from process_deployment where id = $1`, [id]);
+}
+
+export async function deploymentInfo(db: Queryable, id: string): Promise<DeploymentInfo | undefined> {
+  return one<DeploymentInfo>(db, `select ${INFO} from process_deployment where id = $1`, [id]);
+}
+
+/** The newest deployment of a process key in an organisation (start by key, call activities). */
+export async function latestDeployment(db: Queryable, orgId: number, key: string): Promise<DeploymentInfo | undefined> {
+  return one<DeploymentInfo>(db, `select ${INFO} from process_deployment where org_id = $1 and key = $2 order by version desc limit 1`, [orgId, key]);
+}

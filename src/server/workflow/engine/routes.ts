@@ -1,0 +1,159 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { can } from '../../../shared/access/can.js';
+import type { AppContext } from '../../context.js';
+import { badRequest, forbidden, notFound, ok, okMessage } from '../../http/envelope.js';
+import { actorOf } from '../../http/request.js';
+import { getDeployment } from './deployments.js';
+import { manageRoutes } from './manageRoutes.js';
+import { rollbackChoices } from './rollback.js';
+import { mayHandle, taskFormPage, WorkflowEngine } from './service.js';
+import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
+
+/** The process and task calls of the running workflow (issue 5), in the spec's resultCode envelope. */
+const startBody = {
+  type: 'object',
+  properties: {
+    modelKey: { type: 'string', minLength: 1, maxLength: 100 },
+    deploymentId: { type: 'string', minLength: 1, maxLength: 100 },
+    businessKey: { type: ['string', 'null'], maxLength: 200 },
+    variables: { type: 'object' },
+  },
+} as const;
+
+const completeBody = {
+  type: ['object', 'null'],
+  properties: {
+    result: { type: ['string', 'null'], maxLength: 40 },
+    variables: { type: 'object' },
+    targetElementId: { type: ['string', 'null'], maxLength: 200 },
+  },
+} as const;
+
+type CompleteBody = { result?: string | null; variables?: Record<string, unknown>; targetElementId?: string | null } | null;
+
+export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext) {
+  const { db } = ctx;
+  const engine = new WorkflowEngine(db, ctx.push);
+
+  app.post<{ Body: { modelKey?: string; deploymentId?: string; businessKey?: string | null; variables?: Record<string, unknown> } }>(
+    '/api/workflow/process/start',
+    { schema: { body: startBody } },
+    async (request) => {
+      const actor = actorOf(request);
+      if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
+      const { modelKey, deploymentId, businessKey, variables } = request.body;
+      if (!modelKey && !deploymentId) throw badRequest('common.invalid');
+      const id = await engine.start(actor, { modelKey, deploymentId, businessKey: businessKey ?? null, variables: variables ?? {} });
+      return okMessage(request, 'workflow.started', { processInstanceId: id });
+    },
+  );
+
+  /** Open tasks the caller may work: assigned to them, naming them, or one of their positions (the first 500). */
+  app.get<{ Querystring: { processKey?: string; businessKey?: string; processInstanceId?: string } }>('/api/workflow/task/todo', async (request) => {
+    const actor = actorOf(request);
+    const groups = await groupsOf(db, actor.id);
+    const q = request.query;
+    // Tasks of suspended instances stay listed (marked by instanceStatus): the user sees why they wait.
+    const rows = await db.query<TaskRow>(
+      `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey", i.status as "instanceStatus", d.name as "processName"
+         from workflow_task t join process_instance i on i.id = t.instance_id join process_deployment d on d.id = i.deployment_id
+       where t.org_id = $1 and t.status = 'active' and i.status <> 'completed'
+         and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
+              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))
+         and ($6::text is null or i.process_key = $6) and ($7::text is null or i.business_key = $7) and ($8::text is null or i.id = $8)
+       order by t.priority desc, t.created_at, t.name limit 500`,
+      [actor.orgId, actor.userAccount, [actor.userAccount, String(actor.id)], groups, actor.roles.includes('admin'), q.processKey ?? null, q.businessKey ?? null, q.processInstanceId ?? null],
+    );
+    return ok(rows);
+  });
+
+  app.get<{ Querystring: { processKey?: string; businessKey?: string } }>('/api/workflow/task/done', async (request) => {
+    const actor = actorOf(request);
+    const q = request.query;
+    const rows = await db.query<TaskRow>(
+      `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey", i.status as "instanceStatus", d.name as "processName"
+         from workflow_task t join process_instance i on i.id = t.instance_id join process_deployment d on d.id = i.deployment_id
+       where t.org_id = $1 and t.completed_by = $2 and ($3::text is null or i.process_key = $3) and ($4::text is null or i.business_key = $4)
+       order by t.completed_at desc limit 500`,
+      [actor.orgId, actor.id, q.processKey ?? null, q.businessKey ?? null],
+    );
+    return ok(rows);
+  });
+
+  app.post<{ Params: { taskId: string } }>('/api/workflow/task/:taskId/claim', async (request) => {
+    await engine.claim(actorOf(request), request.params.taskId);
+    return okMessage(request, 'workflow.claimed', null);
+  });
+
+  app.post<{ Params: { taskId: string }; Body: CompleteBody }>('/api/workflow/task/:taskId/complete', { schema: { body: completeBody } }, async (request) => {
+    const body = request.body ?? {};
+    const input = { result: body.result ?? undefined, variables: body.variables ?? {}, targetElementId: body.targetElementId ?? undefined };
+    await engine.complete(actorOf(request), request.params.taskId, input, request.locale);
+    return okMessage(request, input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed', null);
+  });
+
+  /**
+   * One task as its dialog shows it: the task, its instance, the form page its formKey names (elements
+   * and choices) and the tasks it may be sent back to. For those who may work it, or who did.
+   */
+  app.get<{ Params: { taskId: string } }>('/api/workflow/task/:taskId', async (request) => {
+    const actor = actorOf(request);
+    const task = await getTask(db, request.params.taskId);
+    if (!task || task.orgId !== actor.orgId) throw notFound();
+    const mayWork = task.status === 'active' && (await mayHandle(db, actor, task));
+    if (!mayWork && task.completedBy !== actor.id) throw forbidden();
+    const instance = (await getInstance(db, task.instanceId))!;
+    const deployment = await getDeployment(db, instance.deploymentId);
+    return ok({
+      task,
+      instance: { id: instance.id, processKey: instance.processKey, processName: deployment?.name ?? instance.processKey, businessKey: instance.businessKey, status: instance.status },
+      form: (await taskFormPage(db, task)) ?? null,
+      rollbackTargets: task.status === 'active' ? await rollbackChoices(db, task) : [],
+      mayComplete: mayWork && instance.status === 'running',
+    });
+  });
+
+  async function instanceFor(request: FastifyRequest<{ Params: { id: string } }>) {
+    const actor = actorOf(request);
+    const instance = await getInstance(db, request.params.id);
+    if (!instance || instance.orgId !== actor.orgId) throw notFound();
+    return instance;
+  }
+
+  app.get<{ Params: { id: string } }>('/api/workflow/process/:id', async (request) => {
+    const row = await instanceFor(request);
+    // The engine's saved state is ours to read, not the browser's.
+    const instance = { ...row, engineState: undefined, runtime: undefined };
+    const children = await db.query<{ id: string; processKey: string; status: string }>(
+      'select id, process_key as "processKey", status from process_instance where parent_id = $1 order by started_at',
+      [instance.id],
+    );
+    const tasks = await db.query<TaskRow>(`select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`, [instance.id]);
+    return ok({ ...instance, children, tasks });
+  });
+
+  /** The 流程追踪 viewer's data: the deployed diagram, elements passed, elements waiting, history. */
+  app.get<{ Params: { id: string } }>('/api/workflow/process/:id/trace', async (request) => {
+    const instance = await instanceFor(request);
+    const deployment = await getDeployment(db, instance.deploymentId);
+    const history = await historyOf(db, instance.id);
+    const active = await db.query<{ elementId: string }>(`select distinct element_id as "elementId" from workflow_task where instance_id = $1 and status = 'active'`, [instance.id]);
+    const calls = await db.query<{ elementId: string }>(
+      `select distinct regexp_replace(parent_execution_id, '_[^_]+$', '') as "elementId" from process_instance where parent_id = $1 and status = 'running'`,
+      [instance.id],
+    );
+    // Elements ended and sequence flows taken: the path the viewer draws as done.
+    const finished = [...new Set(history.filter((h) => h.event === 'end' || h.event === 'take').map((h) => h.elementId))];
+    return ok({
+      bpmnXml: deployment?.xml ?? null,
+      processKey: instance.processKey,
+      businessKey: instance.businessKey,
+      status: instance.status,
+      finished,
+      active: [...active, ...calls].map((a) => a.elementId),
+      history: history.filter((h) => h.event !== 'take'),
+    });
+  });
+
+  await manageRoutes(app, ctx, engine);
+}

@@ -1,0 +1,320 @@
+import { randomUUID } from 'node:crypto';
+import { evaluate } from '../../../shared/expression/index.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
+import type { Database, Queryable } from '../../db/database.js';
+import { checkFormValues, loadFormPage } from '../../forms/formData.js';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/envelope.js';
+import type { PushHub } from '../../push/hub.js';
+import { appendLog } from '../../resources/audit.js';
+import { deploymentInfo, getDeployment, latestDeployment, type DeploymentInfo } from './deployments.js';
+import { preparedModel, prepareModel, type PreparedModel } from './model.js';
+import { isRollback, rollbackTarget, type RollbackKind } from './rollback.js';
+import { runStep, StepError, type Action, type Wait } from './runner.js';
+import * as store from './store.js';
+
+/**
+ * Process instances as the lab uses them: start one, complete its user tasks, and let bpmn-engine
+ * route between them. Every step runs inside one transaction that holds the instance's row lock, and
+ * writes the engine state, the task rows and the history together; alerts go out after the commit.
+ */
+export interface Caller {
+  id: number;
+  orgId: number;
+  userAccount: string;
+  roles: readonly string[];
+}
+
+interface Step {
+  tx: Queryable;
+  /** Tasks created in this transaction, announced to their candidates once it commits. */
+  created: store.TaskRow[];
+}
+
+/** The task whose completion (or rollback) drives a step: the tasks it creates name it as their previous one. */
+interface From {
+  elementId: string;
+  previousElementId: string | null;
+}
+
+const RESULTS = ['pass', 'unpass', 'rollback_last', 'rollback_start', 'rollback_define'] as const;
+
+export interface CompleteInput {
+  result?: string;
+  variables?: Record<string, unknown>;
+  /** The user task a rollback_define returns to. */
+  targetElementId?: string;
+}
+
+/** Deployments never change: the XML is read once per process, when its model is first prepared. */
+async function modelOf(tx: Queryable, deploymentId: string): Promise<PreparedModel> {
+  const cached = preparedModel(deploymentId);
+  if (cached) return cached;
+  const deployment = await getDeployment(tx, deploymentId);
+  if (!deployment) throw notFound();
+  return prepareModel(deployment.id, deployment.key, deployment.xml);
+}
+
+function text(template: string | undefined, vars: Record<string, unknown>): string | null {
+  if (template === undefined) return null;
+  try {
+    return String(evaluate(template, vars) ?? '');
+  } catch (e) {
+    throw badRequest('workflow.stepFailed', { detail: `${template}: ${(e as Error).message}` });
+  }
+}
+
+const list = (values: string[], vars: Record<string, unknown>) => values.flatMap((v) => (text(v, vars) ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+
+/**
+ * Runs one engine step on a locked instance and brings tasks, history and children in line with it.
+ * Without an action the saved state is only recovered: how a rollback puts back an earlier state.
+ */
+async function advance(step: Step, instance: store.InstanceRow, action?: Action, from: From | null = null): Promise<void> {
+  const { tx } = step;
+  const model = await modelOf(tx, instance.deploymentId);
+  let result;
+  try {
+    result = await runStep(model, instance.engineState, instance.variables, instance.runtime, action);
+  } catch (e) {
+    if (e instanceof StepError) throw badRequest('workflow.stepFailed', { detail: e.message });
+    throw e;
+  }
+  const typeOf = (id: string) => model.elements.get(id)?.$type.replace('bpmn:', '');
+  await store.addPassed(tx, instance.id, result.passed.map((p) => ({ ...p, elementType: typeOf(p.elementId) })));
+  await reconcileTasks(step, instance, model, result, from);
+  await store.saveInstance(tx, instance.id, result.ended, result.state, instance.variables, instance.runtime);
+  const current = { ...instance, engineState: result.state };
+  for (const wait of result.waits.filter((w) => w.calledElement)) await callActivity(step, current, wait);
+  if (result.ended && instance.parentId && instance.parentExecutionId) await resumeParent(step, instance);
+}
+
+/**
+ * Closes tasks the engine no longer waits on and opens one per new wait. A task that begins a visit
+ * (a plain task, or the first iteration of a loop) keeps the state after this step: a rollback's target.
+ */
+async function reconcileTasks(step: Step, instance: store.InstanceRow, model: PreparedModel, result: { state: unknown; waits: Wait[] }, from: From | null) {
+  const { tx } = step;
+  const open = await store.activeTasks(tx, instance.id);
+  const waiting = new Set(result.waits.map((w) => w.executionId));
+  // Iterations the engine dropped (a completion condition met, a scope that ended) are no one's work now.
+  for (const task of open.filter((t) => !waiting.has(t.executionId))) await store.closeTask(tx, task.id, 'cancelled', null, null, undefined);
+  const have = new Set(open.map((t) => t.executionId));
+  const fresh = result.waits.filter((w) => model.userTasks.has(w.elementId) && !have.has(w.executionId));
+  for (const wait of fresh) if (wait.loopRoot) instance.runtime.loops = { ...instance.runtime.loops, [wait.executionId]: wait.loopRoot };
+  const snapshot = fresh.some((w) => !w.loopIndex) ? JSON.stringify({ state: result.state, runtime: instance.runtime }) : null;
+  for (const wait of fresh) {
+    const def = model.userTasks.get(wait.elementId)!;
+    const vars = { ...instance.variables, ...(wait.loopIndex === undefined ? {} : { loopCounter: wait.loopIndex, nrOfInstances: wait.loopCardinality }) };
+    const priority = Number(text(def.priority, vars) ?? 50);
+    const task: store.TaskRow = {
+      id: randomUUID(),
+      instanceId: instance.id,
+      orgId: instance.orgId,
+      elementId: wait.elementId,
+      executionId: wait.executionId,
+      name: text(def.name, vars),
+      formKey: text(def.formKey, vars),
+      candidateGroups: list(def.candidateGroups, vars),
+      candidateUsers: list(def.candidateUsers, vars),
+      assignee: text(def.assignee, vars),
+      priority: Number.isFinite(priority) ? priority : 50,
+      status: 'active',
+      createdAt: new Date().toISOString(),
+      claimedAt: null,
+      completedAt: null,
+      completedBy: null,
+      result: null,
+      // The next iteration of a loop keeps the task that led into the loop.
+      previousElementId: from ? (from.elementId === wait.elementId ? from.previousElementId : from.elementId) : null,
+      processKey: instance.processKey,
+      businessKey: instance.businessKey,
+    };
+    await store.insertTask(tx, task, wait.loopIndex ? null : snapshot);
+    await store.addHistory(tx, { instanceId: instance.id, elementId: wait.elementId, elementType: 'UserTask', event: 'start', taskId: task.id });
+    step.created.push(task);
+  }
+}
+
+/** A call activity starts the newest deployment of calledElement in the same organisation, once. */
+async function callActivity(step: Step, parent: store.InstanceRow, wait: Wait) {
+  const started = await step.tx.query('select 1 from process_instance where parent_id = $1 and parent_execution_id = $2', [parent.id, wait.executionId]);
+  if (started.length > 0) return;
+  const deployment = await latestDeployment(step.tx, parent.orgId, wait.calledElement!);
+  if (!deployment) throw badRequest('workflow.noDeployment', { key: wait.calledElement! });
+  await startInstance(step, deployment, { businessKey: parent.businessKey, variables: parent.variables, startedBy: parent.startedBy, parentId: parent.id, parentExecutionId: wait.executionId });
+}
+
+async function resumeParent(step: Step, child: store.InstanceRow) {
+  const parent = await store.lockInstance(step.tx, child.parentId!);
+  if (!parent || parent.status !== 'running') return;
+  const executionId = child.parentExecutionId!;
+  const elementId = executionId.replace(/_[^_]+$/, '');
+  await advance(step, parent, (execution) => execution.signal({ id: elementId, executionId }));
+}
+
+async function startInstance(
+  step: Step,
+  deployment: DeploymentInfo,
+  input: { businessKey: string | null; variables: Record<string, unknown>; startedBy: number | null; parentId?: string; parentExecutionId?: string },
+): Promise<string> {
+  const id = randomUUID();
+  await store.insertInstance(step.tx, {
+    id,
+    deploymentId: deployment.id,
+    orgId: deployment.orgId,
+    processKey: deployment.key,
+    businessKey: input.businessKey,
+    parentId: input.parentId ?? null,
+    parentExecutionId: input.parentExecutionId ?? null,
+    variables: input.variables,
+    startedBy: input.startedBy,
+  });
+  const row = (await store.lockInstance(step.tx, id))!;
+  await store.addHistory(step.tx, { instanceId: id, elementId: deployment.key, elementType: 'Process', event: 'start', userId: input.startedBy });
+  await advance(step, row);
+  return id;
+}
+
+/**
+ * Sends the instance back: the engine recovers the state saved when the target task was created
+ * (bpmn-engine's own recover), every open task of the abandoned path is closed, and the target task
+ * is open again. The task sent back is recorded as 'rollback', and the history names the target.
+ */
+async function sendBack(step: Step, caller: Caller, task: store.TaskRow, instance: store.InstanceRow, kind: RollbackKind, input: CompleteInput) {
+  const { tx } = step;
+  const target = await rollbackTarget(tx, task, kind, input.targetElementId);
+  await store.closeTask(tx, task.id, 'rollback', caller.id, kind, input.variables ?? {});
+  await store.addHistory(tx, {
+    instanceId: instance.id,
+    elementId: task.elementId,
+    elementType: 'UserTask',
+    event: 'rollback',
+    taskId: task.id,
+    userId: caller.id,
+    result: kind,
+    targetElementId: target.elementId,
+  });
+  instance.engineState = target.snapshot.state;
+  instance.runtime = structuredClone(target.snapshot.runtime);
+  await advance(step, instance, undefined, { elementId: target.elementId, previousElementId: target.previousElementId });
+}
+
+/** The form page a task shows, when its formKey names one of the organisation's pages (Activiti files may name others). */
+export async function taskFormPage(db: Queryable, task: store.TaskRow) {
+  return task.formKey && /^\d+$/.test(task.formKey.trim()) ? loadFormPage(db, task.orgId, Number(task.formKey)) : undefined;
+}
+
+export class WorkflowEngine {
+  constructor(
+    private readonly db: Database,
+    private readonly push: PushHub | undefined,
+  ) {}
+
+  private async inStep<T>(fn: (step: Step) => Promise<T>): Promise<T> {
+    const created: store.TaskRow[] = [];
+    const value = await this.db.transaction((tx) => fn({ tx, created }));
+    await this.announce(created);
+    return value;
+  }
+
+  /** Alerts to the users of a new task's candidate groups and its candidate users (spec 4 push channel). */
+  private async announce(tasks: store.TaskRow[]) {
+    if (!this.push) return;
+    for (const task of tasks) {
+      const byGroup = await store.usersInGroups(this.db, task.orgId, task.candidateGroups);
+      const named = task.candidateUsers.length
+        ? (await this.db.query<{ id: number }>('select id from app_user where org_id = $1 and (user_account = any($2::text[]) or id::text = any($2::text[]))', [task.orgId, task.candidateUsers])).map((r) => r.id)
+        : [];
+      await this.push.pushToUsers([...byGroup, ...named], { type: 'info', title: '新任务', message: `${task.name ?? task.elementId}${task.businessKey ? ` · ${task.businessKey}` : ''}` }).catch(() => undefined);
+    }
+  }
+
+  /**
+   * Starts the newest deployment of a key (or the named deployment). With `onePerBusinessKey`, a
+   * second running instance for the same business key (a specimen's barcode) is refused.
+   */
+  async start(
+    caller: Caller,
+    input: { modelKey?: string; deploymentId?: string; businessKey?: string | null; variables?: Record<string, unknown>; onePerBusinessKey?: boolean },
+  ): Promise<string> {
+    const { orgId } = caller;
+    const deployment = input.deploymentId ? await deploymentInfo(this.db, input.deploymentId) : await latestDeployment(this.db, orgId, input.modelKey ?? '');
+    if (!deployment || deployment.orgId !== orgId) throw badRequest('workflow.noDeployment', { key: input.modelKey ?? input.deploymentId ?? '' });
+    return this.inStep(async (step) => {
+      const businessKey = input.businessKey ?? null;
+      if (input.onePerBusinessKey && businessKey) {
+        // Two clicks at once would otherwise both find nothing running.
+        await step.tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_business:${businessKey}`, orgId]);
+        const running = await step.tx.query(`select 1 from process_instance where org_id = $1 and business_key = $2 and status <> 'completed' and parent_id is null`, [orgId, businessKey]);
+        if (running.length > 0) throw conflict('workflow.alreadyRunning');
+      }
+      const id = await startInstance(step, deployment, { businessKey, variables: input.variables ?? {}, startedBy: caller.id });
+      await appendLog(step.tx, caller, { resource: 'processInstance', recordId: id, action: 'start', after: { key: deployment.key, version: deployment.version, businessKey } });
+      return id;
+    });
+  }
+
+  /**
+   * Completes a task: pass / unpass (or no result) signal the task and the model's conditions route on
+   * `result` and the form values; a rollback puts back the state of an earlier task instead. The form
+   * values are checked against the task's form page first; a refusal changes nothing.
+   */
+  async complete(caller: Caller, taskId: string, input: CompleteInput, locale: Locale = 'zh-CN'): Promise<void> {
+    if (input.result !== undefined && input.result !== '' && !RESULTS.includes(input.result as (typeof RESULTS)[number])) throw badRequest('workflow.badResult', { result: String(input.result) });
+    await this.inStep(async (step) => {
+      const { tx } = step;
+      const found = await store.getTask(tx, taskId);
+      if (!found || found.orgId !== caller.orgId) throw notFound();
+      // Instance first, then task: a step that closes other tasks of the instance holds the instance,
+      // so every completion takes the locks in that order and none waits on another in a circle.
+      const instance = await store.lockInstance(tx, found.instanceId);
+      const task = await store.lockTask(tx, taskId);
+      // Deleted from the workflow manager while this waited for the lock.
+      if (!instance || !task) throw notFound();
+      if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+      if (!(await mayHandle(tx, caller, task))) throw forbidden();
+      if (instance.status === 'suspended') throw conflict('workflow.instanceSuspended');
+      if (instance.status !== 'running') throw conflict('workflow.instanceNotRunning');
+      const rollback = isRollback(input.result);
+      const page = await taskFormPage(tx, task);
+      if (page) checkFormValues(page, input.variables ?? {}, locale, !rollback);
+      instance.variables = { ...instance.variables, ...(input.variables ?? {}), ...(input.result ? { result: input.result } : {}) };
+      await appendLog(tx, caller, { resource: 'workflowTask', recordId: task.id, action: rollback ?? 'complete', after: { result: input.result ?? null, variables: input.variables ?? {} } });
+      if (rollback) return sendBack(step, caller, task, instance, rollback, input);
+      await store.closeTask(tx, task.id, 'complete', caller.id, input.result ?? null, input.variables ?? {});
+      await store.addHistory(tx, { instanceId: instance.id, elementId: task.elementId, elementType: 'UserTask', event: 'complete', taskId: task.id, userId: caller.id, result: input.result ?? null });
+      const root = instance.runtime.loops?.[task.executionId];
+      if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
+      await advance(step, instance, (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }), task);
+    });
+  }
+
+  async claim(caller: Caller, taskId: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const task = await store.lockTask(tx, taskId);
+      if (!task || task.orgId !== caller.orgId) throw notFound();
+      if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+      if (!(await mayHandle(tx, caller, task))) throw forbidden();
+      if (task.assignee && task.assignee !== caller.userAccount) throw new ApiError(409, 'workflow.taskClaimed');
+      await tx.query('update workflow_task set assignee = $2, claimed_at = now() where id = $1', [task.id, caller.userAccount]);
+      await appendLog(tx, caller, { resource: 'workflowTask', recordId: task.id, action: 'claim', after: { assignee: caller.userAccount } });
+    });
+  }
+}
+
+/**
+ * Who may work a task: its assignee; a candidate user; a member of a candidate group (positions);
+ * for a task that names nobody, the organisation's admins.
+ */
+export async function mayHandle(db: Queryable, caller: Caller, task: store.TaskRow): Promise<boolean> {
+  // A claimed or assigned task is its assignee's alone.
+  if (task.assignee) return task.assignee === caller.userAccount;
+  if (task.candidateGroups.length === 0 && task.candidateUsers.length === 0) return caller.roles.includes('admin');
+  return isCandidate(db, caller, task);
+}
+
+async function isCandidate(db: Queryable, caller: Caller, task: store.TaskRow): Promise<boolean> {
+  if (task.candidateUsers.includes(caller.userAccount) || task.candidateUsers.includes(String(caller.id))) return true;
+  const groups = await store.groupsOf(db, caller.id);
+  return task.candidateGroups.some((g) => groups.includes(g));
+}

@@ -1,0 +1,58 @@
+import type { Locale } from '../../../shared/i18n/messages.js';
+import type { Queryable } from '../../db/database.js';
+import { one } from '../../db/database.js';
+import { badRequest, notFound } from '../../http/envelope.js';
+import type { Caller, WorkflowEngine } from './service.js';
+
+/**
+ * Specimens start process instances: a specimen of the sample-entry screen starts the newest
+ * deployed model of its category (spec 3 categories 1-5, read from its inspection purposes), with the
+ * barcode as business key and the record's values as variables; one running instance per barcode.
+ */
+const CATEGORY_NAMES: Record<string, Record<Locale, string>> = {
+  '1': { 'zh-CN': '普检', 'en-US': 'General inspection' },
+  '2': { 'zh-CN': '特检', 'en-US': 'Special inspection' },
+  '3': { 'zh-CN': '组织病理', 'en-US': 'Histopathology' },
+  '4': { 'zh-CN': '细胞病理', 'en-US': 'Cytopathology' },
+  '5': { 'zh-CN': '微生物', 'en-US': 'Microbiology' },
+};
+
+const categoryName = (category: string, locale: Locale) => CATEGORY_NAMES[category]?.[locale] ?? category;
+
+/** The one category of the specimen's inspection purposes; refused when it has none or several. */
+async function categoryOf(db: Queryable, orgId: number, purposes: unknown, locale: Locale): Promise<string> {
+  const ids = (Array.isArray(purposes) ? purposes : [purposes]).map(Number).filter((n) => Number.isInteger(n) && n > 0);
+  const rows = await db.query<{ category: string }>(
+    `select distinct data->>'category' as category from resource_record
+      where resource = 'inspectionPurpose' and org_id = $1 and id = any($2::int[]) and data->>'category' is not null order by 1`,
+    [orgId, ids],
+  );
+  if (rows.length === 0) throw badRequest('workflow.specimenNoCategory');
+  if (rows.length > 1) throw badRequest('workflow.specimenCategories', { categories: rows.map((r) => categoryName(r.category, locale)).join('、') });
+  return rows[0]!.category;
+}
+
+export async function startForSpecimen(db: Queryable, engine: WorkflowEngine, caller: Caller, recordId: number, locale: Locale) {
+  const record = await one<{ data: Record<string, unknown> }>(db, `select data from resource_record where resource = 'specialEntry' and id = $1 and org_id = $2`, [
+    recordId,
+    caller.orgId,
+  ]);
+  if (!record) throw notFound();
+  const barcode = String(record.data.barcode ?? '').trim();
+  if (!barcode) throw badRequest('common.invalid');
+  const category = await categoryOf(db, caller.orgId, record.data.purposes, locale);
+  const deployment = await one<{ id: string; key: string; name: string }>(
+    db,
+    `select d.id, d.key, d.name from process_deployment d join process_model m on m.id = d.model_id
+      where d.org_id = $1 and m.category = $2 order by d.deployed_at desc, d.version desc limit 1`,
+    [caller.orgId, Number(category)],
+  );
+  if (!deployment) throw badRequest('workflow.noCategoryModel', { category: categoryName(category, locale) });
+  const processInstanceId = await engine.start(caller, {
+    deploymentId: deployment.id,
+    businessKey: barcode,
+    variables: { ...record.data, barcode, specimenId: recordId },
+    onePerBusinessKey: true,
+  });
+  return { processInstanceId, processKey: deployment.key, processName: deployment.name, businessKey: barcode };
+}

@@ -1,0 +1,89 @@
+import type { FieldDef, ScreenSchema } from '../generated/screen.js';
+import { MOBILE_PHONE } from '../password/policy.js';
+
+export type { ActionDef, ChartDef, ChartReferenceLine, FieldDef, ScreenSchema } from '../generated/screen.js';
+
+const DATE = '^\\d{4}-\\d{2}-\\d{2}$';
+const DATETIME = '^\\d{4}-\\d{2}-\\d{2}[ T]\\d{2}:\\d{2}(:\\d{2})?$';
+
+/** The value types of a field as JSON Schema: what ajv checks on the server and in the browser alike. */
+export function fieldJsonSchema(field: FieldDef): Record<string, unknown> {
+  const text = (extra: Record<string, unknown> = {}) => ({
+    type: 'string',
+    ...(field.minLength !== undefined && { minLength: field.minLength }),
+    ...(field.maxLength !== undefined && { maxLength: field.maxLength }),
+    ...(field.pattern !== undefined && { pattern: field.pattern }),
+    ...extra,
+  });
+  const range = {
+    ...(field.minimum !== undefined && { minimum: field.minimum }),
+    ...(field.maximum !== undefined && { maximum: field.maximum }),
+  };
+  const id = { type: 'integer', minimum: 1 };
+  switch (field.type) {
+    case 'text':
+    case 'textarea':
+    case 'barcode':
+    case 'file':
+    case 'image':
+      return text();
+    case 'phone':
+      return text({ pattern: MOBILE_PHONE.source });
+    case 'email':
+      return text({ format: 'email' });
+    case 'integer':
+      return { type: 'integer', ...range };
+    case 'number':
+    case 'money':
+      return { type: 'number', ...range };
+    case 'boolean':
+      return { type: 'boolean' };
+    case 'date':
+      return { type: 'string', pattern: DATE };
+    case 'datetime':
+      return { type: 'string', pattern: DATETIME };
+    case 'dateRange':
+      return { type: 'array', items: { type: 'string', pattern: DATE }, minItems: 2, maxItems: 2 };
+    case 'enum': {
+      const values = field.options?.map((o) => o.value);
+      const one = values ? { enum: values } : { type: ['string', 'number'] };
+      return field.multiple ? { type: 'array', items: one, uniqueItems: true } : one;
+    }
+    case 'reference':
+      return field.reference?.multiple ? { type: 'array', items: id, uniqueItems: true } : id;
+    case 'tree':
+      return field.tree?.multiple ? { type: 'array', items: id, uniqueItems: true } : id;
+    case 'list':
+      return { type: 'array', items: recordJsonSchema(field.itemFields ?? []) };
+  }
+}
+
+/** A record of these fields: every field optional at this level (required is judged with predicates). */
+export function recordJsonSchema(fields: readonly FieldDef[]): Record<string, unknown> {
+  return {
+    type: 'object',
+    additionalProperties: false,
+    properties: Object.fromEntries(fields.map((f) => [f.key, { anyOf: [fieldJsonSchema(f), { type: 'null' }] }])),
+  };
+}
+
+export function fieldByKey(screen: ScreenSchema, key: string): FieldDef | undefined {
+  return screen.fields.find((f) => f.key === key);
+}
+
+/** Columns of the list: the screen's order, or every field whose column is not switched off. */
+export function listColumns(screen: ScreenSchema): FieldDef[] {
+  // A rich list is a column only when its field says so: its rows read long.
+  const shown = (f: FieldDef) => (f.type === 'list' ? f.column !== undefined && f.column !== false : f.column !== false);
+  const keys = screen.list?.columns ?? screen.fields.filter(shown).map((f) => f.key);
+  return keys.map((k) => fieldByKey(screen, k)).filter((f): f is FieldDef => f !== undefined);
+}
+
+/** Fields the user writes: not read-only, not hidden in the form. */
+export function formFields(screen: ScreenSchema): FieldDef[] {
+  return screen.fields.filter((f) => !f.readOnly && !f.form?.hidden);
+}
+
+export function sortableFields(screen: ScreenSchema): string[] {
+  return screen.fields.filter((f) => f.sortable).map((f) => f.key);
+}

@@ -1,0 +1,32 @@
+import type { ReactNode } from 'react';
+import { App as AntApp, ConfigProvider, theme } from 'antd';
+import zhCN from 'antd/locale/zh_CN';
+import enUS from 'antd/locale/en_US';
+import { useSnapshot } from 'valtio';
+import { i18n } from '../i18n';
+import { layout, type UiSize } from './layout';
+import { settings } from './settings';
+import { FeedbackBridge } from './FeedbackBridge';
+import './global.css';
+
+/** Spec size names onto antd: default → large, medium → middle, small → small, mini → small and compact. */
+const SIZE: Record<UiSize, 'large' | 'middle' | 'small'> = { default: 'large', medium: 'middle', small: 'small', mini: 'small' };
+
+/** antd with the user's locale, size and theme colour around every page after sign-in. */
+export default function AntdRoot({ children }: { children: ReactNode }) {
+  const { locale } = useSnapshot(i18n);
+  const { size } = useSnapshot(layout);
+  const { theme: primary } = useSnapshot(settings);
+  return (
+    <ConfigProvider
+      locale={locale === 'zh-CN' ? zhCN : enUS}
+      componentSize={SIZE[size]}
+      theme={{ token: { colorPrimary: primary }, algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm }}
+    >
+      <AntApp message={{ maxCount: 3 }}>
+        <FeedbackBridge />
+        {children}
+      </AntApp>
+    </ConfigProvider>
+  );
+}

@@ -1,0 +1,42 @@
+import { lazy, Suspense, type ReactNode } from 'react';
+import { createBrowserRouter, Navigate } from 'react-router';
+import { LoginPage } from '../auth/LoginPage';
+import { RequireAuth } from './RequireAuth';
+
+// The login page ships alone; antd, the shell and the pages load after sign-in (bench: JS per route).
+const AntdRoot = lazy(() => import('./AntdRoot'));
+const SignedIn = lazy(() => import('./SignedInRoutes'));
+const ErrorPage = lazy(() => import('../errors/ErrorPage'));
+const DashboardPage = lazy(() => import('../dashboard/DashboardPage'));
+const ProfilePage = lazy(() => import('../pages/ProfilePage'));
+const MenuPage = lazy(() => import('../pages/MenuPage'));
+const ConstantPage = lazy(() => import('../pages/ConstantPage'));
+const Redirect = lazy(() => import('../pages/Redirect'));
+
+const later = (node: ReactNode) => <Suspense fallback={<div className="page-loading" />}>{node}</Suspense>;
+const withAntd = (node: ReactNode) => later(<AntdRoot>{node}</AntdRoot>);
+
+/**
+ * Spec 2.1: /login, /404, /401 and /auth-redirect need no token; everything else goes through the
+ * token check and the page-entry flow, then the shell. Menu pages resolve against the user's routes.
+ */
+export const router = createBrowserRouter([
+  { path: '/login', element: <LoginPage /> },
+  { path: '/auth-redirect', element: <Navigate to="/login" replace /> },
+  { path: '/404', element: withAntd(<ErrorPage status={404} />) },
+  { path: '/401', element: withAntd(<ErrorPage status={401} />) },
+  {
+    path: '/',
+    element: <RequireAuth>{withAntd(<SignedIn />)}</RequireAuth>,
+    children: [
+      { index: true, element: <Navigate to="/dashboard" replace /> },
+      { path: 'dashboard', element: later(<DashboardPage />) },
+      { path: 'profile', element: later(<ProfilePage />) },
+      { path: 'activiti/manage', element: later(<ConstantPage />) },
+      { path: 'frontInpuit/accept', element: later(<ConstantPage />) },
+      { path: 'frontInpuit/scanCode', element: later(<ConstantPage />) },
+      { path: 'redirect/*', element: later(<Redirect />) },
+      { path: '*', element: later(<MenuPage />) },
+    ],
+  },
+]);

@@ -1,0 +1,42 @@
+import { useEffect, useState } from 'react';
+import { Card, Descriptions } from 'antd';
+import { getResult } from '../api/http';
+import { userState, type UserInfo } from '../auth/user';
+import { useT } from '../i18n';
+import { TaskPanels } from '../workflow/runtime/TaskPanels';
+
+/**
+ * Home page (the affix tab): who is signed in and where, read afresh each time the page is built
+ * (first visit, or Refresh on its tab), so a role or organisation change shows without signing out;
+ * below it the user's workflow tasks (to do and done).
+ */
+export default function DashboardPage() {
+  const t = useT();
+  const [info, setInfo] = useState<UserInfo | undefined>(userState.info);
+  const [loading, setLoading] = useState(true);
+
+  useEffect(() => {
+    getResult<UserInfo>('/api/user/login')
+      .then(setInfo, () => undefined)
+      .finally(() => setLoading(false));
+  }, []);
+
+  return (
+    <>
+      <Card title={t('dashboard.title')} className="dashboard-page" aria-busy={loading}>
+        {info && (
+          <>
+            <h4 className="dashboard-welcome">{t('dashboard.welcome', { name: info.user.userName })}</h4>
+            <Descriptions column={1}>
+              <Descriptions.Item label={t('dashboard.org')}>{info.organization.name}</Descriptions.Item>
+              <Descriptions.Item label={t('dashboard.roles')}>
+                {info.roleList.map((r) => r.name).join('、')}
+              </Descriptions.Item>
+            </Descriptions>
+          </>
+        )}
+      </Card>
+      <TaskPanels />
+    </>
+  );
+}

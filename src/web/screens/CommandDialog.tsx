@@ -1,0 +1,66 @@
+import { useMemo } from 'react';
+import { Modal } from 'antd';
+import { useSnapshot } from 'valtio';
+import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
+import type { RecordValues } from '../../shared/screens/predicate';
+import type { FieldError } from '../../shared/screens/validate';
+import { i18n, useT } from '../i18n';
+import { RecordForm, useRecordForm } from './RecordForm';
+
+/**
+ * The inputs a command asks for before it runs (action.fields: a receiver's account and password, a
+ * reason): the record form over those fields, checked by the same validateRecord, so a command dialog
+ * is declared in the schema like any form and needs no component of its own.
+ */
+export function commandFormScreen(screen: ScreenSchema, action: ActionDef): ScreenSchema {
+  return {
+    schemaVersion: screen.schemaVersion,
+    id: `${screen.id}#${action.name ?? action.endpoint ?? 'command'}`,
+    title: action.label ?? screen.title,
+    resource: screen.resource,
+    fields: action.fields ?? [],
+    dialog: { columns: (action.fields?.length ?? 0) > 3 ? 2 : 1 },
+  };
+}
+
+interface Props {
+  screen: ScreenSchema;
+  action: ActionDef;
+  /** How many rows it runs on (shown in the title of a batch command). */
+  count: number;
+  running: boolean;
+  /** Errors the server answered for the last run, shown on their fields. */
+  serverErrors: FieldError[];
+  onRun: (values: RecordValues) => void;
+  onClose: () => void;
+}
+
+export function CommandDialog({ screen, action, count, running, serverErrors, onRun, onClose }: Props) {
+  const t = useT();
+  const { locale } = useSnapshot(i18n);
+  const formScreen = useMemo(() => commandFormScreen(screen, action), [screen, action]);
+  const initial = useMemo(() => Object.fromEntries(formScreen.fields.filter((f) => f.default !== undefined).map((f) => [f.key, f.default])), [formScreen]);
+  const form = useRecordForm(formScreen, initial);
+  const label = action.label?.[locale] ?? t('screen.command');
+  const submit = () => {
+    const values = form.check();
+    if (values) onRun(values);
+  };
+  return (
+    <Modal
+      open
+      title={count > 1 ? `${label} (${count})` : label}
+      width={formScreen.dialog?.columns === 2 ? 720 : 480}
+      onCancel={onClose}
+      onOk={submit}
+      okText={t('common.confirm')}
+      cancelText={t('common.cancel')}
+      confirmLoading={running}
+      mask={{ closable: false }}
+      destroyOnHidden
+      className="command-dialog"
+    >
+      <RecordForm screen={formScreen} mode="create" form={form} serverErrors={serverErrors} />
+    </Modal>
+  );
+}

@@ -1,0 +1,81 @@
+import { useEffect } from 'react';
+import { Layout } from 'antd';
+import { useLocation } from 'react-router';
+import { useSnapshot } from 'valtio';
+import { PRODUCT_TITLE, PRODUCT_TITLE_EN } from '../app/config';
+import { isMobileWidth, layout, setSidebar } from '../app/layout';
+import { settings } from '../app/settings';
+import { i18n } from '../i18n';
+import { findRoute, routeState } from '../permissions/routes';
+import { PushAlerts } from '../push/PushAlerts';
+import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { Navbar } from './Navbar';
+import { Sidebar } from './Sidebar';
+import { CONSTANT_VIEWS } from './constantViews';
+import { addView } from './tags/tagsStore';
+import { TagsView } from './tags/TagsView';
+
+/** Follows the window: mobile below 992 px closes the sidebar (without remembering it). */
+function useDevice() {
+  useEffect(() => {
+    const onResize = () => {
+      const mobile = isMobileWidth();
+      const changed = (layout.device === 'mobile') !== mobile;
+      layout.device = mobile ? 'mobile' : 'desktop';
+      if (mobile && changed) setSidebar(false, false);
+    };
+    onResize();
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+}
+
+/** The current view's title and flags, from the menu tree or the constant routes. */
+function useCurrentView() {
+  const { pathname } = useLocation();
+  const { routes } = useSnapshot(routeState);
+  const entry = findRoute(routes as typeof routeState.routes, pathname);
+  const meta = entry?.isLeaf ? entry.meta : CONSTANT_VIEWS[pathname];
+  return { pathname, meta };
+}
+
+/** The shell of spec 2.3: sidebar, header, tab bar, and the kept-alive page. */
+export function AppShell() {
+  useDevice();
+  const { pathname, meta } = useCurrentView();
+  const { sidebarOpened, device } = useSnapshot(layout);
+  const { tagsView, fixedHeader } = useSnapshot(settings);
+  const { locale } = useSnapshot(i18n);
+  const { routes } = useSnapshot(routeState);
+
+  useEffect(() => {
+    for (const entry of Object.entries(CONSTANT_VIEWS)) {
+      if (entry[1].affix) addView({ path: entry[0], title: entry[1].title, affix: true });
+    }
+  }, []);
+
+  useEffect(() => {
+    if (meta && !meta.hidden) addView({ path: pathname, title: meta.title, affix: meta.affix, noCache: meta.noCache });
+    const title = meta?.title[locale];
+    const product = locale === 'zh-CN' ? PRODUCT_TITLE : PRODUCT_TITLE_EN;
+    document.title = title ? `${title} - ${product}` : product;
+    if (layout.device === 'mobile' && layout.sidebarOpened) setSidebar(false, false);
+  }, [pathname, meta, locale, routes]);
+
+  return (
+    <Layout className={`app-wrapper ${device} ${sidebarOpened ? 'sidebar-open' : 'sidebar-closed'}`}>
+      {device === 'mobile' && sidebarOpened && <div className="drawer-bg" onClick={() => setSidebar(false, false)} />}
+      <Sidebar />
+      <Layout className="main-container">
+        <div className={fixedHeader ? 'app-header fixed-header' : 'app-header'}>
+          <Navbar />
+          {tagsView && <TagsView />}
+        </div>
+        <Layout.Content className="app-main">
+          <KeepAliveOutlet noCache={Boolean(meta?.noCache)} />
+        </Layout.Content>
+      </Layout>
+      <PushAlerts />
+    </Layout>
+  );
+}

@@ -1,0 +1,89 @@
+import { useMemo, useState } from 'react';
+import { Layout, Menu, type MenuProps } from 'antd';
+import { Link, useLocation } from 'react-router';
+import { useSnapshot } from 'valtio';
+import { PRODUCT_TITLE, PRODUCT_TITLE_EN } from '../app/config';
+import { layout } from '../app/layout';
+import { settings } from '../app/settings';
+import { i18n } from '../i18n';
+import { routeState } from '../permissions/routes';
+import { joinPath, type MenuNode } from '../../shared/menu/types';
+import type { Locale } from '../../shared/i18n/messages';
+import { MenuIcon } from './MenuIcon';
+
+/** Spec 2.3 / 9: 210 px wide, collapsible, one submenu open at a time. */
+export const SIDEBAR_WIDTH = 210;
+type Item = Required<MenuProps>['items'][number];
+
+function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale): Item[] {
+  return nodes
+    .filter((node) => !node.meta.hidden)
+    .map((node): Item => {
+      const fullPath = joinPath(parent, node.path);
+      const children = (node.children ?? []).filter((c) => !c.meta.hidden);
+      // A section with a single page shows the page itself, unless it asks to stay a section.
+      if (children.length === 1 && !node.meta.alwaysShow && !children[0]!.children) {
+        return toItems(children, fullPath, locale)[0]!;
+      }
+      const icon = <MenuIcon name={node.meta.icon} />;
+      const label = node.meta.title[locale];
+      if (children.length > 0) return { key: fullPath, icon, label, children: toItems(children, fullPath, locale) };
+      return { key: fullPath, icon, label: <Link to={fullPath}>{label}</Link> };
+    });
+}
+
+/** Keys of the submenus that contain a path: /a, /a/b for /a/b/c. */
+function ancestors(path: string): string[] {
+  const parts = path.split('/').filter(Boolean);
+  return parts.slice(0, -1).map((_, i) => `/${parts.slice(0, i + 1).join('/')}`);
+}
+
+export function Sidebar() {
+  const { pathname } = useLocation();
+  const { routes } = useSnapshot(routeState);
+  const { locale } = useSnapshot(i18n);
+  const { sidebarOpened, device } = useSnapshot(layout);
+  const { sidebarLogo } = useSnapshot(settings);
+  const items = useMemo(() => toItems(routes as MenuNode[], '/', locale), [routes, locale]);
+  const [openKeys, setOpenKeys] = useState<string[]>(() => ancestors(pathname));
+  const [openedFor, setOpenedFor] = useState(pathname);
+  // A new page opens its own branch (state adjusted while rendering, not in an effect).
+  if (openedFor !== pathname) {
+    setOpenedFor(pathname);
+    setOpenKeys(ancestors(pathname));
+  }
+
+  // Accordion: opening a submenu closes every other branch.
+  const onOpenChange = (keys: string[]) => {
+    const opened = keys.find((k) => !openKeys.includes(k));
+    setOpenKeys(opened ? [...ancestors(opened), opened] : keys);
+  };
+
+  const collapsed = !sidebarOpened;
+  return (
+    <Layout.Sider
+      className="sidebar"
+      width={SIDEBAR_WIDTH}
+      collapsed={collapsed}
+      collapsedWidth={device === 'mobile' ? 0 : 54}
+      trigger={null}
+      theme="dark"
+    >
+      {sidebarLogo && (
+        <Link to="/dashboard" className="sidebar-logo">
+          <span className="sidebar-logo-mark">LIMS</span>
+          {!collapsed && <span className="sidebar-title">{locale === 'zh-CN' ? PRODUCT_TITLE : PRODUCT_TITLE_EN}</span>}
+        </Link>
+      )}
+      <Menu
+        mode="inline"
+        theme="dark"
+        items={items}
+        selectedKeys={[pathname]}
+        openKeys={collapsed ? undefined : openKeys}
+        onOpenChange={onOpenChange}
+        inlineIndent={16}
+      />
+    </Layout.Sider>
+  );
+}

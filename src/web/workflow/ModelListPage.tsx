@@ -1,0 +1,381 @@
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { Button, Input, Space, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
+import type { SorterResult } from 'antd/es/table/interface';
+import { useSnapshot } from 'valtio';
+import { errorMessage } from '../api/http';
+import { feedback, notify } from '../app/feedback';
+import { userState } from '../auth/user';
+import { i18n } from '../i18n';
+import * as api from './api';
+import type { ModelRow } from './api';
+import { retargetDiagram } from './copyDiagram';
+import {
+  categoryLabel,
+  CopyDialog,
+  formatTime,
+  ImportDialog,
+  LabsDialog,
+  NewModelDialog,
+  type NewModelValues,
+} from './dialogs';
+import { wt, type Zh } from './i18n';
+
+const Designer = lazy(() => import('./designer/Designer'));
+
+/** Spec 2.4 / 9: the table fills the window less 105 px. */
+const TABLE_OFFSET = 105;
+const SYNC_LABELS: Record<number, Zh> = { 0: '未同步', 1: '已同步', 2: '已更新' };
+
+type Dialog =
+  | { kind: 'add' }
+  | { kind: 'import'; rows: ModelRow[] }
+  | { kind: 'labs'; labs: { id: number; name: string }[] }
+  | { kind: 'copy'; target: ModelRow }
+  | { kind: 'design' | 'view'; model: ModelRow };
+
+function useWindowHeight() {
+  const [height, setHeight] = useState(window.innerHeight);
+  useEffect(() => {
+    const onResize = () => setHeight(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return height;
+}
+
+/**
+ * The process model list (spec 2.4): keyword search, server-side sort, the columns and row actions of
+ * the spec, and the public-data actions of the user's kind of organisation. `basic` is the route's
+ * isBasic flag: the base organisation's models (orgId 0).
+ */
+export default function ModelListPage({ basic }: { basic: boolean }) {
+  const { info, isOnlyLab, isMainLab, roles } = useSnapshot(userState);
+  // Re-render on a language switch: every label below is read through wt().
+  useSnapshot(i18n);
+  const orgId = basic ? 0 : (info?.organization.id ?? -1);
+  const height = useWindowHeight();
+  const [rows, setRows] = useState<ModelRow[]>([]);
+  const [loading, setLoading] = useState(true);
+  const [keyword, setKeyword] = useState('');
+  const [sort, setSort] = useState<{ sort?: string; order?: 'asc' | 'desc' }>({});
+  const [selected, setSelected] = useState<string[]>([]);
+  const [dialog, setDialog] = useState<Dialog>();
+  const [busy, setBusy] = useState(false);
+  const selectable = orgId === 0 || orgId === 1;
+  const isAdmin = roles.includes('admin');
+
+  // The keyword applies when the user asks (button, Enter); `reload` asks the same query again.
+  const [search, setSearch] = useState('');
+  const [reload, setReload] = useState(0);
+  useEffect(() => {
+    if (orgId < 0) return;
+    let live = true;
+    api
+      .listModels({ orgId, searchKeyWord: search, ...sort })
+      .then((list) => live && setRows(list))
+      .catch((e: unknown) => live && notify.error(errorMessage(e, wt('查询失败'))))
+      .finally(() => live && setLoading(false));
+    return () => {
+      live = false;
+    };
+  }, [orgId, search, sort, reload]);
+  const query = useCallback(() => {
+    setLoading(true);
+    setSearch(keyword.trim());
+    setReload((n) => n + 1);
+  }, [keyword]);
+
+  /** Runs a submit with the dialog's buttons disabled, then refreshes the list. */
+  const submit = async (work: () => Promise<string>, failure: string) => {
+    setBusy(true);
+    try {
+      notify.success(await work());
+      setDialog(undefined);
+      setSelected([]);
+      query();
+    } catch (e) {
+      notify.error(errorMessage(e, failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const add = (v: NewModelValues) =>
+    void submit(async () => {
+      const res = await api.insertModel({ ...v, orgId });
+      return res.resultMessage;
+    }, wt('新增失败'));
+
+  const remove = (row: ModelRow) =>
+    feedback.modal.confirm({
+      title: wt('警告'),
+      content: wt('此操作将永久删除该流程, 是否继续?'),
+      okText: wt('确定'),
+      cancelText: wt('取消'),
+      onOk: async () => {
+        try {
+          await api.deleteModel(row.id);
+          notify.success(wt('删除成功'));
+          query();
+        } catch (e) {
+          notify.error(errorMessage(e, wt('删除失败')));
+        }
+      },
+      onCancel: () => notify.info(wt('已取消删除')),
+    });
+
+  const deploy = async (row: ModelRow) => {
+    try {
+      notify.success((await api.deployModel(row.id)).resultMessage);
+      query();
+    } catch (e) {
+      notify.error(errorMessage(e, wt('部署失败')));
+    }
+  };
+
+  const copyFrom = (target: ModelRow, source: ModelRow) =>
+    void submit(async () => {
+      let xml: string;
+      try {
+        xml = (await api.modelXml(source.id)).bpmnXml;
+      } catch (e) {
+        console.error('获取拷贝对象的流程xml失败', e);
+        throw e;
+      }
+      return (await api.saveModelXml(target.id, retargetDiagram(xml, target.key, target.name), ''))
+        .resultMessage;
+    }, wt('拷贝失败'));
+
+  const needSelection = () => {
+    if (selected.length > 0) return false;
+    notify.warning(wt('请先勾选数据进行操作'));
+    return true;
+  };
+
+  const publicData = async () => {
+    if (orgId === 0) {
+      if (needSelection()) return;
+      const orgs = await api.organizations();
+      return setDialog({ kind: 'labs', labs: orgs.filter((o) => o.id !== 0 && o.labType !== 'base') });
+    }
+    if (isMainLab === 1) {
+      if (needSelection()) return;
+      return void submit(async () => (await api.syncModels(selected, 1)).message, wt('同步失败'));
+    }
+    setDialog({ kind: 'import', rows: await api.listModels({ orgId: 0 }) });
+  };
+
+  /** Confirm updates: the selected rows where there is a selection, else the has-update set (newVersion > 1). */
+  const confirmUpdates = () => {
+    const pending = rows
+      .filter((r) => r.newVersion > 1 && r.syncFlag === 2 && (!selectable || selected.includes(r.id)))
+      .map((r) => r.id);
+    if (pending.length === 0) return void notify.warning(wt('请先勾选数据进行操作'));
+    void submit(async () => (await api.syncModels(pending, 2)).message, wt('更新失败'));
+  };
+
+  const publicLabel =
+    orgId === 0 ? wt('下发公共数据') : isMainLab === 1 ? wt('同步公共数据') : wt('导入公共数据');
+  const showPublic = isOnlyLab !== 1 && isAdmin;
+
+  const columns: TableColumnsType<ModelRow> = [
+    ...(selectable
+      ? []
+      : [
+          {
+            title: wt('序号'),
+            key: 'index',
+            width: 60,
+            render: (_: unknown, __: ModelRow, i: number) => i + 1,
+          },
+        ]),
+    { title: wt('流程ID'), dataIndex: 'modelId', key: 'modelId', sorter: true, width: 150, ellipsis: true },
+    { title: wt('流程标识'), dataIndex: 'key', key: 'key', sorter: true },
+    { title: wt('流程名称'), dataIndex: 'name', key: 'name' },
+    ...(orgId === 1 ? [] : [{ title: wt('版本'), dataIndex: 'version', key: 'version', width: 70 }]),
+    { title: wt('编码'), dataIndex: 'code', key: 'code' },
+    ...(orgId === 1
+      ? [
+          {
+            title: wt('同步状态'),
+            dataIndex: 'syncFlag',
+            key: 'syncFlag',
+            sorter: true,
+            width: 100,
+            render: (v: number) => (SYNC_LABELS[v] ? wt(SYNC_LABELS[v]) : v),
+          },
+        ]
+      : []),
+    {
+      title: wt('类别'),
+      dataIndex: 'category',
+      key: 'category',
+      sorter: true,
+      width: 90,
+      render: categoryLabel,
+    },
+    {
+      title: wt('最后更新时间'),
+      dataIndex: 'lastUpdateTime',
+      key: 'lastUpdateTime',
+      sorter: true,
+      width: 170,
+      render: formatTime,
+    },
+    {
+      title: wt('部署状态'),
+      dataIndex: 'deploymentId',
+      key: 'deploymentId',
+      sorter: true,
+      width: 100,
+      render: (v: string | null, r) => (
+        <Space size={4}>
+          {v ? <Tag color="green">{wt('已部署')}</Tag> : <Tag>{wt('未部署')}</Tag>}
+          {r.newVersion > 1 && r.syncFlag === 2 && (
+            <Tag color="orange">
+              {wt('有新版本')} v{r.newVersion}
+            </Tag>
+          )}
+        </Space>
+      ),
+    },
+    {
+      title: wt('操作'),
+      key: 'actions',
+      width: 330,
+      fixed: 'right',
+      render: (_, r) => (
+        <Space size={0} wrap>
+          {!r.hasXml && (
+            <Button type="link" size="small" onClick={() => setDialog({ kind: 'copy', target: r })}>
+              {wt('拷贝流程图')}
+            </Button>
+          )}
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'design', model: r })}>
+            {wt('编辑')}
+          </Button>
+          <Button type="link" size="small" onClick={() => setDialog({ kind: 'view', model: r })}>
+            {wt('查看')}
+          </Button>
+          <Button type="link" size="small" danger onClick={() => remove(r)}>
+            {wt('删除')}
+          </Button>
+          <Button type="link" size="small" onClick={() => void deploy(r)}>
+            {wt('部署')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const onTableChange = (
+    _: TablePaginationConfig,
+    __: unknown,
+    sorter: SorterResult<ModelRow> | SorterResult<ModelRow>[],
+  ) => {
+    const s = Array.isArray(sorter) ? sorter[0] : sorter;
+    setSort(s?.order ? { sort: String(s.columnKey), order: s.order === 'descend' ? 'desc' : 'asc' } : {});
+  };
+
+  return (
+    <div className="process-model-list" data-testid="process-model-list">
+      <Space wrap style={{ marginBottom: 8 }}>
+        <Input.Search
+          placeholder={wt('流程名称')}
+          allowClear
+          value={keyword}
+          onChange={(e) => setKeyword(e.target.value)}
+          onSearch={query}
+          style={{ width: 240 }}
+          enterButton={wt('查询')}
+          data-testid="model-search"
+        />
+        <Button type="primary" onClick={() => setDialog({ kind: 'add' })}>
+          {wt('新增模型')}
+        </Button>
+        {showPublic && (
+          <Button
+            onClick={() =>
+              void publicData().catch((e: unknown) => notify.error(errorMessage(e, wt('查询失败'))))
+            }
+            loading={busy}
+          >
+            {publicLabel}
+          </Button>
+        )}
+        {showPublic && orgId !== 0 && (
+          <Button onClick={confirmUpdates} disabled={busy}>
+            {wt('确认更新')}
+          </Button>
+        )}
+      </Space>
+      <Table<ModelRow>
+        rowKey="id"
+        size="small"
+        loading={loading}
+        dataSource={rows}
+        columns={columns}
+        onChange={onTableChange}
+        pagination={{ defaultPageSize: 50, pageSizeOptions: [50, 100, 200, 500], showSizeChanger: true }}
+        scroll={{ x: 'max-content', y: Math.max(200, height - TABLE_OFFSET - 180) }}
+        rowSelection={
+          selectable
+            ? {
+                selectedRowKeys: selected,
+                onChange: (keys) => setSelected(keys as string[]),
+                getCheckboxProps: (r) => ({ disabled: r.syncFlag === 1 }),
+              }
+            : undefined
+        }
+      />
+      {dialog?.kind === 'add' && (
+        <NewModelDialog busy={busy} onOk={add} onCancel={() => setDialog(undefined)} />
+      )}
+      {dialog?.kind === 'import' && (
+        <ImportDialog
+          rows={dialog.rows}
+          busy={busy}
+          onCancel={() => setDialog(undefined)}
+          onOk={(ids) =>
+            ids.length === 0
+              ? notify.warning(wt('请先勾选数据进行操作'))
+              : void submit(async () => (await api.issueModels(ids, [orgId])).message, wt('导入失败'))
+          }
+        />
+      )}
+      {dialog?.kind === 'labs' && (
+        <LabsDialog
+          labs={dialog.labs}
+          busy={busy}
+          onCancel={() => setDialog(undefined)}
+          onOk={(labs) =>
+            labs.length === 0
+              ? notify.warning(wt('请先选择要下发的实验室'))
+              : void submit(async () => (await api.issueModels(selected, labs)).message, wt('下发失败'))
+          }
+        />
+      )}
+      {dialog?.kind === 'copy' && (
+        <CopyDialog
+          target={dialog.target}
+          rows={rows}
+          busy={busy}
+          onCancel={() => setDialog(undefined)}
+          onOk={(source) => copyFrom(dialog.target, source)}
+        />
+      )}
+      {(dialog?.kind === 'design' || dialog?.kind === 'view') && (
+        <Suspense fallback={null}>
+          <Designer
+            model={dialog.model}
+            readOnly={dialog.kind === 'view'}
+            onClose={(saved) => {
+              setDialog(undefined);
+              if (saved) query();
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
+  );
+}

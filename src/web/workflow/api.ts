@@ -1,0 +1,117 @@
+import { AxiosError } from 'axios';
+import { getResult, http, type Result } from '../api/http';
+
+/** The process-model calls of spec 7.5 as the list screen and the designer use them. */
+export interface ModelRow {
+  id: string;
+  modelId: string;
+  orgId: number;
+  key: string;
+  name: string;
+  version: number;
+  code: string | null;
+  syncFlag: number;
+  newVersion: number;
+  category: number;
+  descp: string | null;
+  deploymentId: string | null;
+  hasXml: boolean;
+  lastUpdateTime: string;
+}
+
+export interface ListParams {
+  orgId: number;
+  searchKeyWord?: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
+export const listModels = (params: ListParams) => getResult<ModelRow[]>('/api/workflow/model/list', params);
+
+export async function insertModel(body: {
+  key: string;
+  name: string;
+  category: number;
+  descp?: string;
+  orgId: number;
+}) {
+  const { data } = await http.post<Result<ModelRow>>('/api/workflow/model/insert', body);
+  return data;
+}
+
+export const modelXml = (id: string) =>
+  getResult<{ bpmnXml: string; svgXml: string | null; name: string; key: string }>(
+    `/api/workflow/model/${id}/xml`,
+  );
+
+/** Saved form-encoded, as the spec's server reads it (.bpmn20.xml text, UTF-8). */
+export async function saveModelXml(id: string, bpmnXml: string, svgXml: string) {
+  const body = new URLSearchParams({ bpmn_xml: bpmnXml, svg_xml: svgXml });
+  const { data } = await http.post<Result<ModelRow>>(`/api/workflow/model/${id}/xml/save`, body, {
+    headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+  });
+  return data;
+}
+
+export async function deleteModel(modelId: string) {
+  const { data } = await http.get<Result<null>>('/api/workflow/deleteModel', { params: { modelId } });
+  return data;
+}
+
+export async function deployModel(modelId: string) {
+  const { data } = await http.get<Result<{ deploymentId: string }>>('/api/workflow/model/deploy', {
+    params: { modelId },
+  });
+  return data;
+}
+
+interface Done {
+  code: number;
+  message: string;
+}
+
+export async function syncModels(ids: string[], syncFlag: 1 | 2) {
+  const { data } = await http.post<Done>('/api/workflow/syncModel', { ids: ids.join(','), syncFlag });
+  return data;
+}
+
+export async function issueModels(ids: string[], orgIds: number[]) {
+  const { data } = await http.post<Done>('/api/workflow/issueModel', {
+    ids: ids.join(','),
+    orgIds: orgIds.join(','),
+  });
+  return data;
+}
+
+export const organizations = () =>
+  getResult<{ id: number; name: string; labType: string }[]>('/api/organization/all');
+
+/** Lab data the designer offers; each degrades to "not available" when the call is missing or refused. */
+export interface Lookup<T> {
+  items: T[];
+  unavailable: boolean;
+}
+
+async function lookup<T>(load: () => Promise<T[]>): Promise<Lookup<T>> {
+  try {
+    return { items: await load(), unavailable: false };
+  } catch (e) {
+    if (e instanceof AxiosError && e.response && e.response.status < 500)
+      return { items: [], unavailable: true };
+    throw e;
+  }
+}
+
+export const formPages = (orgId: number) =>
+  lookup(() =>
+    getResult<{ id: number | string; pageName: string }[]>('/api/form/findAllFormInfos', { orgId }),
+  );
+
+export async function formColumns(id: string): Promise<Record<string, string>> {
+  const text = await getResult<string>('/api/form/findFormColsById', { id });
+  return (typeof text === 'string' ? JSON.parse(text) : text) as Record<string, string>;
+}
+
+/** The lab's positions (its roles) that user tasks are handed to. */
+export const positions = (orgId: number) =>
+  lookup(() => getResult<{ id: number; name: string }[]>('/api/user/getRoleByOrgId', { orgId }));

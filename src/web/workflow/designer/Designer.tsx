@@ -1,0 +1,218 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Form, Input, Modal, Space, Spin } from 'antd';
+import Modeler from 'bpmn-js/lib/Modeler';
+import NavigatedViewer from 'bpmn-js/lib/NavigatedViewer';
+import { BpmnPropertiesPanelModule, BpmnPropertiesProviderModule } from 'bpmn-js-properties-panel';
+import 'bpmn-js/dist/assets/diagram-js.css';
+import 'bpmn-js/dist/assets/bpmn-js.css';
+import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css';
+import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
+import './designer.css';
+import { notify } from '../../app/feedback';
+import { errorMessage } from '../../api/http';
+import { formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
+import type { DiagramElement, Services } from './bpmnTypes';
+import { ElementPanel, type PanelData } from './ElementPanel';
+import { LintList } from './LintList';
+import { moddleExtensions } from './moddle';
+import { limsDesignerModule } from './modules';
+import { wt } from '../i18n';
+
+/**
+ * The designer dialog (spec 2.4): 90 % wide, an 8000×1500 canvas in a 700 px editor area, the
+ * properties side panel, view XML, OK and cancel. In view mode the same canvas is read-only and titled
+ * 流程追踪. Loaded lazily, so bpmn-js never enters the login or shell bundles.
+ */
+type Instance = Modeler | NavigatedViewer;
+
+export interface DesignerProps {
+  model: ModelRow;
+  readOnly: boolean;
+  onClose: (saved: boolean) => void;
+}
+
+const EMPTY: PanelData = {
+  forms: { items: [], unavailable: false },
+  positions: { items: [], unavailable: false },
+};
+
+function useDiagram(
+  model: ModelRow,
+  readOnly: boolean,
+  container: HTMLDivElement | null,
+  panel: HTMLDivElement | null,
+) {
+  const [instance, setInstance] = useState<Instance>();
+  const [element, setElement] = useState<DiagramElement>();
+  const [loading, setLoading] = useState(true);
+  useEffect(() => {
+    // The DOM nodes themselves are the dependencies: a dialog that re-mounts its body gets a new diagram.
+    if (!container || (!readOnly && !panel)) return;
+    const bpmn = readOnly
+      ? new NavigatedViewer({ container, moddleExtensions })
+      : new Modeler({
+          container,
+          moddleExtensions,
+          propertiesPanel: { parent: panel },
+          additionalModules: [BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, limsDesignerModule],
+        });
+    const services = bpmn as unknown as Services;
+    const root = () => (bpmn.get('canvas') as { getRootElement(): DiagramElement }).getRootElement();
+    services.on('selection.changed', (e) =>
+      setElement(e.newSelection?.length === 1 ? e.newSelection[0] : root()),
+    );
+    let cancelled = false;
+    void (async () => {
+      let xml: string;
+      try {
+        xml = (await modelXml(model.id)).bpmnXml;
+      } catch (e) {
+        if (cancelled) return;
+        console.error('获取反显流程xml失败', e);
+        notify.error(errorMessage(e, wt('获取反显流程xml失败')));
+        return setLoading(false);
+      }
+      if (cancelled) return;
+      try {
+        await bpmn.importXML(xml);
+        if (cancelled) return;
+        setElement(root());
+        setInstance(bpmn);
+      } catch (e) {
+        if (cancelled) return;
+        console.error('bpmn文档导入失败', e);
+        notify.error(wt('bpmn文档导入失败'));
+      }
+      setLoading(false);
+    })();
+    return () => {
+      cancelled = true;
+      bpmn.destroy();
+    };
+  }, [model.id, readOnly, container, panel]);
+  return { instance, element, loading };
+}
+
+function usePanelData(orgId: number): PanelData {
+  const [data, setData] = useState<PanelData>(EMPTY);
+  useEffect(() => {
+    void Promise.all([formPages(orgId), positions(orgId)])
+      .then(([forms, roles]) => setData({ forms, positions: roles }))
+      .catch((e: unknown) => notify.error(errorMessage(e, wt('读取表单与岗位失败'))));
+  }, [orgId]);
+  return data;
+}
+
+export default function Designer({ model, readOnly, onClose }: DesignerProps) {
+  const [canvas, setCanvas] = useState<HTMLDivElement | null>(null);
+  const [panel, setPanel] = useState<HTMLDivElement | null>(null);
+  const { instance, element, loading } = useDiagram(model, readOnly, canvas, panel);
+  const data = usePanelData(model.orgId);
+  const [xmlText, setXmlText] = useState<string>();
+  const definitions = useCallback(
+    () => (instance instanceof Modeler ? instance.getDefinitions() : undefined),
+    [instance],
+  );
+  const [saving, setSaving] = useState(false);
+
+  const showXml = async () => {
+    if (instance) setXmlText((await instance.saveXML({ format: true })).xml ?? '');
+  };
+  const save = async () => {
+    if (!(instance instanceof Modeler)) return;
+    setSaving(true);
+    try {
+      let xml: string;
+      let svg: string;
+      try {
+        xml = (await instance.saveXML({ format: true })).xml ?? '';
+        svg = (await instance.saveSVG()).svg;
+      } catch (e) {
+        console.error('流程数据生成失败！', e);
+        notify.error(wt('流程数据生成失败！'));
+        return;
+      }
+      const result = await saveModelXml(model.id, xml, svg);
+      notify.success(result.resultMessage);
+      onClose(true);
+    } catch (e) {
+      notify.error(errorMessage(e, wt('保存失败')));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      width="90%"
+      style={{ top: 20 }}
+      title={readOnly ? wt('流程追踪') : `${model.name}（${model.key}）`}
+      onCancel={() => onClose(false)}
+      mask={{ closable: false }}
+      // Above the shell's sidebar (z-index 1001), which a 90 % wide dialog reaches.
+      zIndex={1010}
+      footer={
+        <Space>
+          <Button onClick={() => void showXml()} disabled={!instance} data-testid="view-xml">
+            {wt('查看XML')}
+          </Button>
+          <Button onClick={() => onClose(false)}>{wt('取消')}</Button>
+          {!readOnly && (
+            <Button
+              type="primary"
+              loading={saving}
+              disabled={!instance}
+              onClick={() => void save()}
+              data-testid="designer-ok"
+            >
+              {wt('确定')}
+            </Button>
+          )}
+        </Space>
+      }
+    >
+      <div className="lims-designer">
+        <Spin spinning={loading} className="lims-designer-spin" />
+        <div className="lims-designer-editor" data-testid="designer-canvas">
+          <div ref={setCanvas} className="lims-designer-canvas" />
+        </div>
+        <div className="lims-designer-side">
+          {readOnly && element && (
+            <Form layout="vertical" size="small">
+              <Form.Item label="ID">
+                <Input disabled value={element.businessObject.id} />
+              </Form.Item>
+              <Form.Item label={wt('名称')}>
+                <Input disabled value={element.businessObject.name ?? ''} />
+              </Form.Item>
+            </Form>
+          )}
+          <div ref={setPanel} />
+          {instance && (
+            <ElementPanel
+              services={instance as unknown as Services}
+              element={element}
+              readOnly={readOnly}
+              data={data}
+            />
+          )}
+          {instance instanceof Modeler && (
+            <LintList services={instance as unknown as Services} definitions={definitions} />
+          )}
+        </div>
+      </div>
+      <Modal
+        open={xmlText !== undefined}
+        width="70%"
+        title="XML"
+        footer={null}
+        onCancel={() => setXmlText(undefined)}
+      >
+        <pre className="lims-designer-xml" data-testid="xml-text">
+          {xmlText}
+        </pre>
+      </Modal>
+    </Modal>
+  );
+}

@@ -1,0 +1,113 @@
+import { getResult, http, type Result } from '../../api/http';
+import type { FormPage } from '../../../shared/forms/formPage';
+
+/** The calls of the running workflow (issue 5): tasks, their forms, traces, and the workflow manager. */
+export type InstanceStatus = 'running' | 'suspended' | 'completed';
+
+export interface TaskRow {
+  id: string;
+  instanceId: string;
+  elementId: string;
+  name: string | null;
+  formKey: string | null;
+  candidateGroups: string[];
+  assignee: string | null;
+  status: 'active' | 'complete' | 'rollback' | 'cancelled';
+  createdAt: string;
+  completedAt: string | null;
+  result: string | null;
+  processKey: string;
+  processName: string;
+  businessKey: string | null;
+  instanceStatus: InstanceStatus;
+}
+
+export interface TaskDetail {
+  task: TaskRow;
+  instance: { id: string; processKey: string; processName: string; businessKey: string | null; status: InstanceStatus };
+  form: FormPage | null;
+  rollbackTargets: { elementId: string; name: string | null }[];
+  mayComplete: boolean;
+}
+
+export interface HistoryRow {
+  elementId: string;
+  elementType: string | null;
+  event: 'start' | 'end' | 'complete' | 'rollback';
+  userName: string | null;
+  result: string | null;
+  targetElementId: string | null;
+  at: string;
+}
+
+export interface Trace {
+  bpmnXml: string | null;
+  processKey: string;
+  businessKey: string | null;
+  status: InstanceStatus;
+  finished: string[];
+  active: string[];
+  history: HistoryRow[];
+}
+
+export interface DeploymentRow {
+  id: string;
+  key: string;
+  name: string;
+  version: number;
+  orgName: string | null;
+  category: number | null;
+  deployedAt: string;
+  deployedBy: string | null;
+  running: number;
+}
+
+export interface InstanceRow {
+  id: string;
+  processKey: string;
+  processName: string;
+  version: number;
+  businessKey: string | null;
+  status: InstanceStatus;
+  parentId: string | null;
+  startedBy: string | null;
+  startedAt: string;
+  endedAt: string | null;
+  currentTasks: string[];
+}
+
+export const todoTasks = () => getResult<TaskRow[]>('/api/workflow/task/todo');
+export const doneTasks = () => getResult<TaskRow[]>('/api/workflow/task/done');
+export const taskDetail = (id: string) => getResult<TaskDetail>(`/api/workflow/task/${encodeURIComponent(id)}`);
+export const processTrace = (id: string) => getResult<Trace>(`/api/workflow/process/${encodeURIComponent(id)}/trace`);
+export const deployments = () => getResult<DeploymentRow[]>('/api/workflow/deployments');
+export const instances = (params: { status?: string; businessKey?: string; page: number; size: number }) =>
+  getResult<{ records: InstanceRow[]; total: number }>('/api/workflow/process/list', params);
+
+/** Answers the server's message (in the user's language) for the success notice. */
+async function post(url: string, body?: object): Promise<string> {
+  const { data } = await http.post<Result<unknown>>(url, body ?? {});
+  return data.resultMessage;
+}
+
+export const claimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/claim`);
+export const completeTask = (id: string, body: { result?: string; variables: Record<string, unknown>; targetElementId?: string }) =>
+  post(`/api/workflow/task/${encodeURIComponent(id)}/complete`, body);
+export const suspendInstance = (id: string) => post(`/api/workflow/process/${encodeURIComponent(id)}/suspend`);
+export const resumeInstance = (id: string) => post(`/api/workflow/process/${encodeURIComponent(id)}/resume`);
+export async function deleteInstance(id: string): Promise<string> {
+  const { data } = await http.delete<Result<null>>(`/api/workflow/process/${encodeURIComponent(id)}`);
+  return data.resultMessage;
+}
+export const startProcess = (body: { deploymentId: string; businessKey: string | null; variables: Record<string, unknown> }) =>
+  post('/api/workflow/process/start', body);
+
+/** Form pages (spec 7.6) for the form data demo. */
+export const formInfos = () => getResult<{ id: number; pageName: string }[]>('/api/form/findAllFormInfos');
+export const formPage = (id: number) => getResult<FormPage>('/api/form/getFormInfo', { id });
+export const insertFormData = (formId: number, data: Record<string, unknown>) => post('/api/form/insertFormData', { formId, data });
+export const savedFormData = (formId: number) =>
+  getResult<{ records: { id: string; data: Record<string, unknown>; createdBy: string | null; createFormTime: string }[]; total: number }>('/api/form/findTbAllData', {
+    formId,
+    size: 100,
+  });

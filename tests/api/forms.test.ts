@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+
+/** Spec 7.6: forms, elements and tree data sources under their spec call names, per organisation. */
+interface Row {
+  id: number;
+  version: number;
+  pageName?: string;
+  logicalName?: string;
+  syncFlag: number;
+}
+type Page = { records: Row[]; total: number };
+
+let server: TestServer;
+const as = async (account: string) => api(server.url, await tokenFor(server.url, account, DEMO_PASSWORD));
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.dispose());
+
+describe('form pages and their controls', () => {
+  let formId = 0;
+
+  it('creates, finds, edits and deletes form pages with the spec calls', async () => {
+    const lab = await as('admin');
+    const created = await lab.post<Row>('/api/form/createForm', { pageName: '测试-病理初审单', formCode: 'T_PATH_FIRST', category: 3 });
+    expect(created.status).toBe(200);
+    formId = created.body.resultObject.id;
+    const found = await lab.get<Page>('/api/form/findFormList?formPageName=测试-病理');
+    expect(found.body.resultObject.records.map((r) => r.pageName)).toEqual(['测试-病理初审单']);
+    const edited = await lab.post<Row>('/api/form/editForm', { id: formId, pageName: '测试-病理初审表' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.resultObject.pageName).toBe('测试-病理初审表');
+
+    const doomed = (await lab.post<Row>('/api/form/createForm', { pageName: '测试-待删', formCode: 'T_DOOMED', category: 2 })).body.resultObject;
+    expect((await lab.post('/api/form/delForm', { ids: String(doomed.id) })).status).toBe(200);
+    expect((await lab.get<Page>('/api/form/findFormList?formPageName=测试-待删')).body.resultObject.total).toBe(0);
+  });
+
+  it('refuses a page without a name, in the caller language, and stores nothing', async () => {
+    const lab = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), 'en-US');
+    const res = await lab.post('/api/form/createForm', { formCode: 'T_NONAME', category: 2 });
+    expect(res.status).toBe(400);
+    expect(res.body.resultMessage).toMatch(/Page name/);
+    expect((await lab.get<Page>('/api/form/findFormList?formCode=T_NONAME')).body.resultObject.total).toBe(0);
+  });
+
+  it('answers the pages (id, pageName) and one page controls as key → label JSON text', async () => {
+    const lab = await as('admin');
+    const add = (logicalName: string, label: string, sort: number) =>
+      lab.post<Row>('/api/form/createElement', { formId, logicalName, label, controlType: 'input', sort });
+    expect((await add('tumorSize', '肿瘤大小', 2)).status).toBe(200);
+    expect((await add('firstResult', '初审结果', 1)).status).toBe(200);
+    const twice = await add('tumorSize', '重复', 3);
+    expect(twice.status).toBe(400);
+
+    const infos = await lab.get<{ id: number; pageName: string }[]>('/api/form/findAllFormInfos?orgId=1');
+    expect(infos.body.resultObject).toContainEqual({ id: formId, pageName: '测试-病理初审表' });
+    const cols = await lab.get<string>(`/api/form/findFormColsById?id=${formId}`);
+    expect(JSON.parse(cols.body.resultObject)).toEqual({ firstResult: '初审结果', tumorSize: '肿瘤大小' });
+    const elements = await lab.get<Page>(`/api/form/findElementList?logicalName=tumor&formId=${formId}`);
+    expect(elements.body.resultObject.records.map((r) => r.logicalName)).toEqual(['tumorSize']);
+  });
+
+  it('keeps each laboratory to its own forms', async () => {
+    const lab2 = await as('lab2admin');
+    expect((await lab2.get<Page>('/api/form/findFormList?formPageName=测试-病理')).body.resultObject.total).toBe(0);
+    expect((await lab2.get('/api/form/findAllFormInfos?orgId=1')).status).toBe(403);
+    expect((await lab2.get(`/api/form/findFormColsById?id=${formId}`)).status).toBe(403);
+    expect((await lab2.post('/api/form/editForm', { id: formId, pageName: '偷改' })).status).toBe(404);
+    expect((await lab2.post('/api/form/delForm', { id: formId })).status).toBe(404);
+    expect((await (await as('editor')).post('/api/form/delForm', { id: formId })).status).toBe(403);
+  });
+});
+
+describe('public workflow data', () => {
+  it('is distributed by the base organisation, synchronised by the main lab and imported by a sub lab', async () => {
+    const group = await as('baseadmin');
+    const form = (await group.post<Row>('/api/form/createForm', { pageName: '测试-公共申请单', formCode: 'T_PUBLIC_REQ', category: 1 })).body.resultObject;
+    const issued = await group.post<{ copied: number }>('/api/form/issueForm', { ids: String(form.id), orgIds: '2' });
+    expect(issued.body).toMatchObject({ code: 20000, data: { copied: 1 } });
+    const inLab2 = (await (await as('lab2admin')).get<Page>('/api/form/findFormList?formPageName=测试-公共')).body.resultObject.records;
+    expect(inLab2.map((r) => [r.pageName, r.syncFlag])).toEqual([['测试-公共申请单', 1]]);
+
+    const main = await as('admin');
+    expect((await main.post('/api/form/syncForm', {})).body).toMatchObject({ code: 20000 });
+    expect((await main.get<Page>('/api/form/findFormList?formPageName=测试-公共')).body.resultObject.total).toBe(1);
+
+    const lab3 = await as('lab3admin');
+    const offered = await lab3.get<Page>('/api/form/findFormList?orgId=0&formPageName=测试-公共');
+    expect(offered.body.resultObject.records.map((r) => r.id)).toEqual([form.id]);
+    expect((await lab3.post('/api/form/syncForm', { ids: String(form.id) })).body).toMatchObject({ code: 20000, data: { copied: 1 } });
+    expect((await lab3.get<Page>('/api/form/findFormList?formPageName=测试-公共')).body.resultObject.total).toBe(1);
+    expect((await lab3.post('/api/form/issueForm', { ids: String(form.id), orgIds: '2' })).status).toBe(403);
+  });
+});
+
+describe('input helper', () => {
+  it('keeps phrases and answers one by name and a use as a map', async () => {
+    const lab = await as('admin');
+    const saved = await lab.post<Row>('/api/inputhelper/upsert', { name: '测试-慢性胃炎', useType: 'diagnosis', content: '（胃窦）慢性非萎缩性胃炎，轻度。' });
+    expect(saved.status).toBe(200);
+    const again = await lab.post<Row>('/api/inputhelper/upsert', { id: saved.body.resultObject.id, content: '（胃窦）慢性非萎缩性胃炎，中度。' });
+    expect(again.status).toBe(200);
+    const one = await lab.get<{ content: string }>(`/api/inputhelper/getResultByName?name=${encodeURIComponent('测试-慢性胃炎')}`);
+    expect(one.body.resultObject.content).toBe('（胃窦）慢性非萎缩性胃炎，中度。');
+    const map = await lab.get<Record<string, string>>('/api/form/findDictionaryMap?useType=diagnosis');
+    expect(map.body.resultObject['测试-慢性胃炎']).toBe('（胃窦）慢性非萎缩性胃炎，中度。');
+    expect((await (await as('lab2admin')).get(`/api/inputhelper/getResultByName?name=${encodeURIComponent('测试-慢性胃炎')}`)).status).toBe(404);
+  });
+});

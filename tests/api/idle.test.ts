@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startInProcess, type InProcessApp } from '../support/in-process';
+import { DEMO_PASSWORD } from '../support/server';
+
+let lims: InProcessApp;
+beforeAll(async () => {
+  lims = await startInProcess({ LIMS_IDLE_TIMEOUT_SECONDS: '600', LIMS_TOKEN_TTL_SECONDS: '7200' });
+});
+afterAll(() => lims?.close());
+
+async function signIn(): Promise<string> {
+  const res = await lims.app.inject({
+    method: 'POST',
+    url: '/oauth/token?client_id=laboratory',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ grant_type: 'password', scope: 'all', username: 'admin', password: DEMO_PASSWORD }).toString(),
+  });
+  return res.json().access_token as string;
+}
+
+const me = (token: string) => lims.app.inject({ url: '/api/user/me', headers: { authorization: `Bearer ${token}` } });
+
+describe('idle limit and lifetime', () => {
+  it('keeps a token alive while it is used', async () => {
+    const token = await signIn();
+    for (let i = 0; i < 3; i++) {
+      lims.clock.advance(500);
+      expect((await me(token)).statusCode).toBe(200);
+    }
+  });
+
+  it('answers 511 once a token has been idle past the limit, then 401', async () => {
+    const token = await signIn();
+    lims.clock.advance(601);
+    const idle = await me(token);
+    expect(idle.statusCode).toBe(511);
+    expect(idle.json().resultMessage).toBe('长时间未进行操作，请重新登录。');
+    expect((await me(token)).statusCode).toBe(401);
+  });
+
+  it('answers 401 after the token lifetime, however busy', async () => {
+    const token = await signIn();
+    for (let i = 0; i < 14; i++) {
+      lims.clock.advance(500);
+      expect((await me(token)).statusCode).toBe(200);
+    }
+    lims.clock.advance(500);
+    expect((await me(token)).statusCode).toBe(401);
+  });
+});
+
+describe('migrations', () => {
+  it('apply once: running them again changes nothing', async () => {
+    const { migrate } = await import('../../src/server/db/migrate');
+    const { migrations } = await import('../../src/server/db/migrations');
+    expect(await migrate(lims.db)).toEqual([]);
+    const rows = await lims.db.query<{ version: number }>('select version from schema_migrations order by version');
+    expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));
+  });
+});

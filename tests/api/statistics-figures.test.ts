@@ -1,0 +1,63 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+
+/** Figures of the workload, sample-modification and group-analysis statistics (spec 2.2 statistics, group data analysis). */
+type Rec = Record<string, unknown> & { id: number; version: number };
+type Page = { records: Rec[]; total: number };
+
+let server: TestServer;
+let admin: ReturnType<typeof api>;
+let editor: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  server = await startServer();
+  admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+  editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
+});
+afterAll(() => server?.dispose());
+
+const rowOf = (page: Page, group: string) => page.records.find((r) => r.group === group);
+
+/** A record's own values, without what the server adds (id, version, organisation, times, labels). */
+const valuesOf = ({ id: _i, version: _v, orgId: _o, syncFlag: _s, createdAt: _c, updatedAt: _u, labels: _l, ...values }: Rec) => values;
+
+/** A new record like the lab's first one of a resource, with some values changed (the rest already valid). */
+async function clone(resource: string, changes: Record<string, unknown>) {
+  const first = (await admin.get<Page>(`/api/resources/${resource}?size=1`)).body.resultObject.records[0]!;
+  const res = await admin.post<Rec>(`/api/resources/${resource}`, { ...valuesOf(first), ...changes });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.resultObject;
+}
+
+describe('workload', () => {
+  it('counts the steps each person did in the period, from the laboratory records', async () => {
+    const day = 'atFrom=2031-03-01&atTo=2031-03-01';
+    await clone('sampleCollection', { barcode: 'T3103010001', collector: '测试甲', collectedAt: '2031-03-01 07:30:00' });
+    await clone('checkAccept', { barcode: 'T3103010001', receiver: '测试甲', receivedAt: '2031-03-01 09:00:00' });
+    await clone('inspectionResult', { barcode: 'T3103010001', tester: '测试乙', reviewer: '测试甲', testedAt: '2031-03-01 10:00:00' });
+    await clone('inspectionResult', { barcode: 'T3103010001', tester: '测试乙', reviewer: '', testedAt: '2031-03-02 10:00:00' });
+    const figures = (await editor.get<Page>(`/api/statistics/workload?${day}`)).body.resultObject;
+    expect(rowOf(figures, '测试甲')).toMatchObject({ collected: 1, received: 1, tested: 0, reviewed: 1, count: 3 });
+    expect(rowOf(figures, '测试乙')).toMatchObject({ tested: 1, count: 1 });
+    // The demo's own staff show without a period: the list is never empty after npm start.
+    const all = (await editor.get<Page>('/api/statistics/workload')).body.resultObject;
+    expect(rowOf(all, '王检验')?.tested).toBeGreaterThan(0);
+  });
+});
+
+describe('sample modification', () => {
+  it("counts the changes made to a specimen's records, by data kind and account, and nothing else", async () => {
+    const before = (await admin.get<Page>('/api/statistics/sampleModification')).body.resultObject;
+    // The demo's corrections (an age, a department, a result) are real edits in the log.
+    expect(before.records.some((r) => r.group === '前台录入' && r.account === 'editor')).toBe(true);
+    const specimen = (await editor.get<Page>('/api/resources/specimen?barcode=2611220002')).body.resultObject.records[0]!;
+    expect((await admin.put(`/api/resources/specimen/${specimen.id}`, { ...specimen, age: 62 })).status).toBe(200);
+    const place = (await admin.get<Page>('/api/resources/inspectionPlace')).body.resultObject.records[0]!;
+    expect((await admin.put(`/api/resources/inspectionPlace/${place.id}`, { ...place, address: '测试修改的地址' })).status).toBe(200);
+    const after = (await admin.get<Page>('/api/statistics/sampleModification')).body.resultObject;
+    const count = (page: Page, account: string) => Number(page.records.find((r) => r.group === '前台录入' && r.account === account)?.count ?? 0);
+    expect(count(after, 'admin')).toBe(count(before, 'admin') + 1);
+    expect(after.records.map((r) => r.group)).not.toContain('检验地点');
+  });
+});

@@ -1,0 +1,228 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+
+interface Model {
+  id: string;
+  modelId: string;
+  orgId: number;
+  key: string;
+  name: string;
+  version: number;
+  category: number;
+  syncFlag: number;
+  newVersion: number;
+  deploymentId: string | null;
+  lastUpdateTime: string;
+}
+interface Done {
+  code: number;
+  message: string;
+}
+
+let server: TestServer;
+const tokens = new Map<string, string>();
+const as = async (account: string) => {
+  if (!tokens.has(account)) tokens.set(account, await tokenFor(server.url, account, DEMO_PASSWORD));
+  return api(server.url, tokens.get(account));
+};
+const list = async (account: string, query = '') =>
+  (await (await as(account)).get<Model[]>(`/api/workflow/model/list${query}`)).body.resultObject;
+
+/** The designer's save: form-encoded bpmn_xml and svg_xml (spec 7.5). */
+async function saveXml(account: string, id: string, bpmnXml: string) {
+  await as(account);
+  const res = await fetch(`${server.url}/api/workflow/model/${id}/xml/save`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${tokens.get(account)}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({ bpmn_xml: bpmnXml, svg_xml: '<svg xmlns="http://www.w3.org/2000/svg"/>' }),
+  });
+  return {
+    status: res.status,
+    body: (await res.json()) as { resultCode: number; resultMessage: string; resultObject: Model },
+  };
+}
+
+const diagram = (key: string, task: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:activiti="http://activiti.org/bpmn" targetNamespace="t">
+  <process id="${key}" name="n" isExecutable="true">
+    <startEvent id="start" name="开始"/>
+    <userTask id="task" name="${task}" activiti:candidateGroups="1001"/>
+    <endEvent id="end" name="完成"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="task"/>
+    <sequenceFlow id="f2" sourceRef="task" targetRef="end"/>
+  </process>
+</definitions>`;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.dispose());
+
+describe('process models (spec 2.4, 7.5)', () => {
+  let modelId = '';
+
+  it('adds a model with the default category and refuses a duplicate key with the server message', async () => {
+    const admin = await as('admin');
+    const res = await admin.post<Model>('/api/workflow/model/insert', {
+      key: 'hpv_test',
+      name: 'HPV检测流程',
+      descp: '宫颈HPV',
+      orgId: 1,
+    });
+    expect(res.body.resultCode).toBe(200);
+    expect(res.body.resultMessage).toBe('新增成功');
+    expect(res.body.resultObject).toMatchObject({
+      key: 'hpv_test',
+      category: 2,
+      version: 1,
+      syncFlag: 0,
+      deploymentId: null,
+    });
+    modelId = res.body.resultObject.modelId;
+    const again = await admin.post('/api/workflow/model/insert', { key: 'hpv_test', name: 'x', orgId: 1 });
+    expect(again.status).toBe(400);
+    expect(again.body.resultMessage).toBe('流程标识已存在');
+    expect((await admin.post('/api/workflow/model/insert', { key: '1 bad', name: 'x' })).status).toBe(400);
+  });
+
+  it('lists by keyword and sorts on the server; other labs never see the rows', async () => {
+    const rows = await list('admin', '?orgId=1&searchKeyWord=HPV');
+    expect(rows.map((r) => r.key)).toEqual(['hpv_test']);
+    const byKey = await list('admin', '?orgId=1&sort=key&order=desc');
+    expect(byKey.map((r) => r.key)).toEqual([...byKey.map((r) => r.key)].sort().reverse());
+    expect(byKey.length).toBeGreaterThanOrEqual(3);
+    expect((await list('lab2admin')).map((r) => r.key)).not.toContain('hpv_test');
+    expect((await (await as('lab2admin')).get('/api/workflow/model/list?orgId=1')).status).toBe(403);
+    expect((await (await as('lab2admin')).get(`/api/workflow/model/${modelId}/xml`)).status).toBe(403);
+    expect((await (await as('lab2admin')).get(`/api/workflow/deleteModel?modelId=${modelId}`)).status).toBe(
+      403,
+    );
+  });
+
+  it('opens a new model with a start event, saves form-encoded XML and refuses malformed XML keeping the stored one', async () => {
+    const admin = await as('admin');
+    const fresh = await admin.get<{ bpmnXml: string }>(`/api/workflow/model/${modelId}/xml`);
+    expect(fresh.body.resultObject.bpmnXml).toContain('name="开始"');
+    const saved = await saveXml('admin', modelId, diagram('hpv_test', '初审'));
+    expect(saved.body.resultMessage).toBe('编辑成功');
+    const broken = await saveXml('admin', modelId, '<definitions><process id="x">');
+    expect(broken.status).toBe(400);
+    expect(broken.body.resultMessage).toMatch(/^流程图XML格式不正确/);
+    expect((await saveXml('admin', modelId, '<foo/>')).status).toBe(400);
+    const stored = await admin.get<{ bpmnXml: string }>(`/api/workflow/model/${modelId}/xml`);
+    expect(stored.body.resultObject.bpmnXml).toContain('activiti:candidateGroups="1001"');
+    expect(stored.body.resultObject.bpmnXml).toContain('初审');
+  });
+
+  it('deploys a drawn model and records the deployment on the row', async () => {
+    const admin = await as('admin');
+    const res = await admin.get<{ deploymentId: string; version: number }>(
+      `/api/workflow/model/deploy?modelId=${modelId}`,
+    );
+    expect(res.body.resultCode).toBe(200);
+    expect(res.body.resultMessage).toBe('部署成功');
+    const row = (await list('admin')).find((r) => r.id === modelId)!;
+    expect(row.deploymentId).toBe(res.body.resultObject.deploymentId);
+    const again = await admin.get<{ version: number }>(`/api/workflow/model/deploy?modelId=${modelId}`);
+    expect(again.body.resultObject.version).toBe(res.body.resultObject.version + 1);
+    const undrawn = await admin.post<Model>('/api/workflow/model/insert', {
+      key: 'empty_one',
+      name: '空流程',
+    });
+    const refused = await admin.get(`/api/workflow/model/deploy?modelId=${undrawn.body.resultObject.id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.resultMessage).toBe('流程尚未设计，不能部署');
+  });
+
+  it('leaves deleting to admins and deletes for good', async () => {
+    const editor = await as('editor');
+    expect((await editor.get(`/api/workflow/deleteModel?modelId=${modelId}`)).status).toBe(403);
+    const res = await (await as('admin')).get(`/api/workflow/deleteModel?modelId=${modelId}`);
+    expect(res.body).toMatchObject({ resultCode: 200, resultMessage: '删除成功' });
+    expect((await list('admin')).some((r) => r.id === modelId)).toBe(false);
+  });
+});
+
+describe('public models: sync, distribute, import, confirm updates (code 20000)', () => {
+  it('syncs the main lab models up to the base organisation', async () => {
+    const admin = await as('admin');
+    const created = await admin.post<Model>('/api/workflow/model/insert', {
+      key: 'cyto_tct',
+      name: 'TCT细胞学流程',
+      category: 4,
+    });
+    const id = created.body.resultObject.id;
+    await saveXml('admin', id, diagram('cyto_tct', '阅片'));
+    const res = await admin.post<Done>('/api/workflow/syncModel', { ids: id, syncFlag: 1 });
+    expect(res.body).toMatchObject({ code: 20000, message: '同步成功' });
+    expect((await list('admin')).find((r) => r.id === id)?.syncFlag).toBe(1);
+    expect((await list('baseadmin')).some((r) => r.key === 'cyto_tct')).toBe(true);
+    expect(
+      (await (await as('lab2admin')).post('/api/workflow/syncModel', { ids: id, syncFlag: 1 })).status,
+    ).toBe(403);
+  });
+
+  it('distributes chosen base models to chosen labs, flags copies when the base changes, and the lab confirms', async () => {
+    const group = await as('baseadmin');
+    const source = (await list('baseadmin')).find((r) => r.key === 'cyto_tct')!;
+    const noLab = await group.post('/api/workflow/issueModel', { ids: source.id, orgIds: '' });
+    expect(noLab.body.resultMessage).toBe('请先选择要下发的实验室');
+    const res = await group.post<Done>('/api/workflow/issueModel', { ids: source.id, orgIds: '2,3' });
+    expect(res.body).toMatchObject({ code: 20000, message: '下发成功' });
+    const copy = (await list('lab3admin')).find((r) => r.key === 'cyto_tct')!;
+    expect(copy).toMatchObject({ syncFlag: 1, newVersion: 0 });
+
+    await saveXml('baseadmin', source.id, diagram('cyto_tct', '阅片（新版）'));
+    const flagged = (await list('lab3admin')).find((r) => r.key === 'cyto_tct')!;
+    expect(flagged).toMatchObject({ syncFlag: 2, newVersion: 3 });
+
+    const lab = await as('lab3admin');
+    expect((await lab.post('/api/workflow/syncModel', { ids: '', syncFlag: 2 })).body.resultMessage).toBe(
+      '请先勾选数据进行操作',
+    );
+    const confirmed = await lab.post<Done>('/api/workflow/syncModel', { ids: copy.id, syncFlag: 2 });
+    expect(confirmed.body).toMatchObject({ code: 20000, message: '更新成功' });
+    const after = (await list('lab3admin')).find((r) => r.key === 'cyto_tct')!;
+    expect(after).toMatchObject({ syncFlag: 1, newVersion: 0, version: 3 });
+    expect(
+      (await lab.get<{ bpmnXml: string }>(`/api/workflow/model/${copy.id}/xml`)).body.resultObject.bpmnXml,
+    ).toContain('阅片（新版）');
+  });
+
+  it('flags a copy of a base model distributed before it was drawn once the base draws it', async () => {
+    const group = await as('baseadmin');
+    const draft = (
+      await group.post<Model>('/api/workflow/model/insert', {
+        key: 'frozen_section',
+        name: '术中冰冻流程',
+        category: 3,
+      })
+    ).body.resultObject;
+    await group.post('/api/workflow/issueModel', { ids: draft.id, orgIds: '2' });
+    await saveXml('baseadmin', draft.id, diagram('frozen_section', '冰冻切片'));
+    expect((await list('lab2admin')).find((r) => r.key === 'frozen_section')).toMatchObject({
+      syncFlag: 2,
+      newVersion: 2,
+    });
+  });
+
+  it('lets a sub lab import base models into its own org only, and refuses only-labs', async () => {
+    const base = await list('lab3admin', '?orgId=0');
+    const pick = base.find((r) => r.key === 'general_inspection')!;
+    const lab = await as('lab3admin');
+    const res = await lab.post<Done>('/api/workflow/issueModel', { ids: pick.id, orgIds: '3' });
+    expect(res.body).toMatchObject({ code: 20000, message: '导入成功' });
+    expect((await list('lab3admin')).map((r) => r.key)).toContain('general_inspection');
+    expect((await list('lab2admin')).map((r) => r.key)).not.toContain('general_inspection');
+    expect(
+      (await lab.post('/api/workflow/issueModel', { ids: (await list('admin'))[0]!.id, orgIds: '3' })).status,
+    ).toBe(403);
+    expect(
+      (await (await as('onlyadmin')).post('/api/workflow/issueModel', { ids: pick.id, orgIds: '4' })).status,
+    ).toBe(403);
+  });
+});

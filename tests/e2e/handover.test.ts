@@ -1,0 +1,81 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { launchBrowser, newPage } from '../support/browser';
+import { api, tokenFor } from '../support/client';
+import { signIn } from '../support/shell';
+import { pdfText } from '../support/pdfText';
+
+let server: TestServer;
+let browser: Browser;
+let handoverNo: string;
+const PAGE = '/laboratoryManager/handoverManage/handover';
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+  const created = await admin.post<{ handoverNo: string }>('/api/resources/handoverRecord', {
+    fromSite: '萧山物流站',
+    toGroup: 'imm',
+    storage: 'cold',
+    boxNo: 'XS-09',
+    barcodes: 'E2E0001\nE2E0002',
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  handoverNo = created.body.resultObject.handoverNo;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+const row = (page: Page) => page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: handoverNo });
+const confirmDialog = (page: Page) => page.locator('.command-dialog');
+
+/** The file a click downloads, as bytes, with the name the browser saves it under. */
+async function downloadOf(page: Page, click: () => Promise<void>) {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return { name: download.suggestedFilename(), body: await readFile((await download.path())!) };
+}
+
+describe('handover in the browser (spec 7.2)', () => {
+  it('the receiver confirms with their own account and password, the handover shows received, and its slip downloads', async () => {
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
+    await row(page).getByText('待交接').waitFor();
+
+    // A wrong password is refused in the dialog, which stays open.
+    await row(page).getByRole('button', { name: '确认接收' }).click();
+    await confirmDialog(page).waitFor();
+    await page.locator('#root_userAccount').fill('editor');
+    await page.locator('#root_passwd').fill('not-the-password');
+    expect(await page.locator('#root_passwd').getAttribute('type')).toBe('password');
+    await confirmDialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await page.getByText('用户名或密码错误，再错4次账号将被锁定').waitFor();
+    expect(await confirmDialog(page).count()).toBe(1);
+    await row(page).getByText('待交接').waitFor();
+
+    // The right one receives; the printed slip comes back as the answer.
+    await page.locator('#root_passwd').fill(DEMO_PASSWORD);
+    await page.locator('#root_missing').fill('E2E0002');
+    const slip = await downloadOf(page, () => confirmDialog(page).getByRole('button', { name: /确\s*定/ }).click());
+    expect(slip.name).toBe(`标本交接单_${handoverNo}.pdf`);
+    expect(pdfText(slip.body)).toContain(handoverNo);
+    await confirmDialog(page).waitFor({ state: 'detached' });
+    await row(page).getByText('接收异常').waitFor();
+    await row(page).getByText('编辑').waitFor({ state: 'detached' });
+    expect(await row(page).getByRole('button', { name: '确认接收' }).count()).toBe(0);
+
+    // The slip prints again from the row, now with the receiver and what was missing.
+    const again = await downloadOf(page, () => row(page).getByRole('button', { name: '打印交接单' }).click());
+    const text = pdfText(again.body);
+    expect(text).toContain(handoverNo);
+    expect(text).toContain('缺失：E2E0002');
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const stored = (await admin.get<{ records: Record<string, unknown>[] }>(`/api/resources/handoverRecord?handoverNo=${handoverNo}`)).body.resultObject.records[0]!;
+    expect(stored).toMatchObject({ status: 'discrepancy', receivedByAccount: 'editor' });
+    // The browser logs the refused try (400) itself; nothing else went wrong.
+    expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
+  });
+});

@@ -1,0 +1,204 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { copySchemas, startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { launchBrowser, newPage } from '../support/browser';
+import { api, tokenFor } from '../support/client';
+import { signIn } from '../support/shell';
+
+const label = (zh: string, en: string) => ({ 'zh-CN': zh, 'en-US': en });
+
+/** A tree data source of the test's own: the tree and the multiple reference pick from it. */
+const nodeScreen = {
+  schemaVersion: 2,
+  id: 'kind-node',
+  title: label('测试节点', 'Test nodes'),
+  resource: { name: 'kindNode', titleField: 'name' },
+  fields: [
+    { key: 'name', type: 'text', label: label('名称', 'Name'), required: true },
+    { key: 'parentId', type: 'tree', label: label('上级', 'Parent'), tree: { resource: 'kindNode' } },
+  ],
+};
+
+/** One field of every kind the issue names, and commands that call the server's own endpoints. */
+const kindsScreen = {
+  schemaVersion: 2,
+  id: 'field-kinds',
+  menuId: 2029902,
+  menu: { parentId: 202, path: 'fieldKinds' },
+  title: label('字段类型', 'Field kinds'),
+  resource: { name: 'fieldKind', titleField: 'title' },
+  fields: [
+    { key: 'code', type: 'barcode', label: label('条码', 'Barcode'), required: true },
+    { key: 'title', type: 'text', label: label('标题', 'Title'), required: true },
+    { key: 'price', type: 'money', label: label('价格', 'Price'), minimum: 0 },
+    { key: 'phone', type: 'phone', label: label('手机', 'Mobile') },
+    { key: 'email', type: 'email', label: label('邮箱', 'E-mail') },
+    { key: 'period', type: 'dateRange', label: label('有效期', 'Valid') },
+    { key: 'node', type: 'tree', label: label('所属节点', 'Node'), tree: { resource: 'kindNode' } },
+    { key: 'tags', type: 'reference', label: label('关联节点', 'Linked nodes'), reference: { resource: 'kindNode', multiple: true } },
+    { key: 'photo', type: 'image', label: label('图片', 'Picture') },
+    { key: 'report', type: 'file', label: label('附件', 'Attachment') },
+    {
+      key: 'steps',
+      type: 'list',
+      label: label('步骤', 'Steps'),
+      column: { width: 160 },
+      itemFields: [
+        { key: 'step', type: 'text', label: label('步骤名', 'Step'), required: true },
+        { key: 'minutes', type: 'integer', label: label('分钟', 'Minutes') },
+      ],
+    },
+  ],
+  filters: ['title'],
+  list: { selection: 'multiple' },
+  actions: {
+    toolbar: [{ kind: 'create' }],
+    row: [
+      { kind: 'edit' },
+      {
+        kind: 'command',
+        name: 'void',
+        label: label('作废', 'Void'),
+        confirm: label('确认作废该记录？', 'Void this record?'),
+        endpoint: '/api/resources/fieldKind/{id}',
+        method: 'DELETE',
+      },
+    ],
+    batch: [{ kind: 'command', name: 'voidMany', label: label('批量作废', 'Void selected'), endpoint: '/api/resources/fieldKind/batchDelete' }],
+  },
+  dialog: { width: 900, columns: 2 },
+};
+
+// A 1×1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+let server: TestServer;
+let browser: Browser;
+let schemaDir: string;
+const PAGE = '/laboratoryManager/basic/fieldKinds';
+const screenFile = () => path.join(schemaDir, 'screens', 'field-kinds.json');
+
+beforeAll(async () => {
+  schemaDir = copySchemas();
+  writeFileSync(path.join(schemaDir, 'screens', 'kind-node.json'), JSON.stringify(nodeScreen));
+  writeFileSync(screenFile(), JSON.stringify(kindsScreen));
+  [server, browser] = await Promise.all([startServer({ LIMS_SCHEMA_DIR: schemaDir }), launchBrowser()]);
+  const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+  const root = await admin.post<{ id: number }>('/api/resources/kindNode', { name: '病理科' });
+  await admin.post('/api/resources/kindNode', { name: '免疫组化室', parentId: root.body.resultObject.id });
+  await admin.post('/api/resources/fieldKind', { code: 'BC-0002', title: 'Beta' });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+const dialog = (page: Page) => page.locator('.record-dialog');
+const rows = (page: Page) => page.locator('.screen-page .ant-table-tbody tr.ant-table-row');
+const fieldOf = (page: Page, key: string) => page.locator('.screen-field').filter({ has: page.locator(`label[for="root_${key}"]`) });
+
+describe('every field type of a screen, its commands and a schema changed on disk', () => {
+  it('edits and shows each field type, runs commands, and takes a new schema without reload', async () => {
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
+    await page.locator('.screen-page[data-screen="field-kinds"]').waitFor();
+
+    // Edit views: one control per type.
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    await page.locator('#root_code').fill('BC-0001');
+    await page.locator('#root_code').press('Enter');
+    await expect.poll(() => dialog(page).count()).toBe(1);
+    await page.locator('#root_title').fill('Alpha');
+    await page.locator('#root_price').fill('12.5');
+    await page.locator('#root_phone').fill('13912345678');
+    await page.locator('#root_email').fill('lab@');
+    await page.locator('#root_email').blur();
+    await fieldOf(page, 'email').getByText('请输入正确的邮箱地址').waitFor();
+    await page.locator('#root_email').fill('lab@example.cn');
+    await page.locator('#root_period').click();
+    await page.keyboard.type('2026-01-01');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('2026-01-31');
+    await page.keyboard.press('Enter');
+    await page.locator('#root_node').click();
+    await page.locator('.ant-select-tree-node-content-wrapper[title="免疫组化室"]').click();
+    await page.locator('#root_tags').click();
+    await page.locator('.ant-select-item-option[title="病理科"]').click();
+    await page.locator('.ant-select-item-option[title="免疫组化室"]').click();
+    await page.keyboard.press('Escape');
+    await fieldOf(page, 'photo').locator('input[type=file]').setInputFiles({ name: 'slide.png', mimeType: 'image/png', buffer: PNG });
+    await fieldOf(page, 'photo').locator('img').waitFor();
+    await fieldOf(page, 'report').locator('input[type=file]').setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('HE 染色 合格') });
+    await fieldOf(page, 'report').getByText('下载').waitFor();
+    await fieldOf(page, 'steps').getByTitle('Add Item').click();
+    await page.locator('#root_steps_0_step').fill('取材');
+    await page.locator('#root_steps_0_minutes').fill('15');
+    await fieldOf(page, 'steps').getByTitle('Add Item').click();
+    await page.locator('#root_steps_1_step').fill('制片');
+    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+
+    // Read views in the list.
+    const alpha = rows(page).filter({ hasText: 'BC-0001' });
+    await alpha.locator('.barcode-value').filter({ hasText: 'BC-0001' }).waitFor();
+    await alpha.getByText('12.50').waitFor();
+    expect(await alpha.locator('a[href="tel:13912345678"]').count()).toBe(1);
+    expect(await alpha.locator('a[href="mailto:lab@example.cn"]').count()).toBe(1);
+    await alpha.getByText('2026-01-01 ~ 2026-01-31').waitFor();
+    await alpha.getByText('病理科、免疫组化室').waitFor();
+    await alpha.getByText('取材、制片').waitFor();
+    expect(await alpha.locator('img').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    expect(await alpha.getByText('下载').getAttribute('href')).toMatch(/^data:text\/plain;base64,/);
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const stored = (await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/fieldKind?title=Alpha')).body.resultObject.records[0]!;
+    expect(stored).toMatchObject({ price: 12.5, period: ['2026-01-01', '2026-01-31'], steps: [{ step: '取材', minutes: 15 }, { step: '制片' }] });
+
+    // Edit views show what was stored.
+    await alpha.getByRole('button', { name: /编\s*辑/ }).click();
+    expect(await page.locator('#root_price').inputValue()).toBe('12.50');
+    await fieldOf(page, 'node').getByText('免疫组化室').waitFor();
+    await fieldOf(page, 'tags').getByText('病理科').waitFor();
+    expect(await page.locator('#root_steps_1_step').inputValue()).toBe('制片');
+    await fieldOf(page, 'photo').locator('img').waitFor();
+    await page.locator('#root_title').fill('Alpha 2');
+    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+    await rows(page).filter({ hasText: 'Alpha 2' }).waitFor();
+
+    // The schema file changes on disk while the page is open: the new column shows, the query stays.
+    await page.locator('.screen-filters').getByPlaceholder('标题').fill('Alpha');
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await expect.poll(() => rows(page).count()).toBe(1);
+    const withNote = {
+      ...kindsScreen,
+      fields: [...kindsScreen.fields, { key: 'note', type: 'text', label: label('备注', 'Note') }],
+    };
+    writeFileSync(screenFile(), JSON.stringify(withNote));
+    await page.locator('.ant-table-thead th').filter({ hasText: '备注' }).waitFor();
+    expect(await page.locator('.screen-filters').getByPlaceholder('标题').inputValue()).toBe('Alpha');
+    expect(await rows(page).count()).toBe(1);
+
+    // A row command confirms with the schema's text, calls its endpoint and shows the new list.
+    await rows(page).filter({ hasText: 'Alpha 2' }).getByRole('button', { name: '作废' }).click();
+    await page.locator('.ant-modal-confirm').getByText('确认作废该记录？').waitFor();
+    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await page.getByText('作废成功').waitFor();
+    await expect.poll(() => rows(page).count()).toBe(0);
+
+    // A batch command wants a selection, then calls its endpoint with the selected ids.
+    await page.getByRole('button', { name: /重\s*置/ }).click();
+    await rows(page).filter({ hasText: 'Beta' }).waitFor();
+    await page.getByRole('button', { name: '批量作废' }).click();
+    await page.getByText('请先勾选数据进行操作').waitFor();
+    await rows(page).filter({ hasText: 'Beta' }).locator('.ant-checkbox-input').check();
+    await page.getByRole('button', { name: '批量作废' }).click();
+    await page.getByText('批量作废成功').waitFor();
+    await expect.poll(() => rows(page).count()).toBe(0);
+    expect((await admin.get<{ total: number }>('/api/resources/fieldKind')).body.resultObject.total).toBe(0);
+
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,34 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, never a downloaded one; flags keep it off this machine's closed network. */
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** A fresh page in its own context, collecting console errors so a test can assert there were none. */
+export async function newPage(browser: Browser, locale = 'zh-CN'): Promise<{ page: Page; consoleErrors: string[] }> {
+  const context = await browser.newContext({ locale, viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  const consoleErrors: string[] = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') consoleErrors.push(msg.text());
+  });
+  page.on('pageerror', (err) => consoleErrors.push(err.message));
+  return { page, consoleErrors };
+}

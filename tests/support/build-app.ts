@@ -1,0 +1,28 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '../..');
+/** Where the build goes and the test servers serve it from: LIMS_WEB_ROOT, as the server reads it. */
+export const webRoot = path.resolve(root, process.env.LIMS_WEB_ROOT || 'dist/web');
+const built = path.join(webRoot, 'index.html');
+
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
+  }
+  return latest;
+}
+
+/** The e2e suite drives the production build; build it once when a source is newer than it. */
+export function isStale(): boolean {
+  if (!existsSync(built)) return true;
+  const sources = Math.max(newest(path.join(root, 'src/web')), newest(path.join(root, 'src/shared')));
+  return sources > statSync(built).mtimeMs;
+}
+
+export default function setup() {
+  if (isStale()) execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir'], { cwd: root, stdio: 'inherit' });
+}

@@ -1,0 +1,143 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+const root = path.resolve(import.meta.dirname, '../..');
+export const DEMO_PASSWORD = 'Demo@2026pw';
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  /** Ends the process with SIGTERM (graceful) and waits for it. */
+  stop(): Promise<void>;
+  /** Ends the process with SIGKILL, as a crash would. */
+  kill(): Promise<void>;
+  /** Starts a new process on the same data (PGlite directory or PostgreSQL database). */
+  restart(): Promise<TestServer>;
+  /** Stops the process and removes its data. */
+  dispose(): Promise<void>;
+  output(): string;
+}
+
+/** A private copy of schemas/, so a test may add or break screen files without touching the repository. */
+export function copySchemas(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lims-schemas-'));
+  cpSync(path.join(root, 'schemas'), dir, { recursive: true });
+  return dir;
+}
+
+/** A scratch database on the PostgreSQL server of TEST_DATABASE_URL, one per test server. */
+async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `lims_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+function waitForReady(child: ChildProcess, log: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      log.push(chunk.toString());
+      const match = /LIMS is ready at (http:\/\/\S+)/.exec(log.join(''));
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => log.push(chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`server exited with ${code} before it was ready:\n${log.join('')}`)));
+  });
+}
+
+interface Launch {
+  env: Record<string, string>;
+  dataDir: string;
+  databaseUrl?: string;
+  dropDatabase?: () => Promise<void>;
+}
+
+/** How each server was launched, so that a second process can join its database. */
+const launches = new WeakMap<TestServer, Launch>();
+
+async function launch(l: Launch): Promise<TestServer> {
+  const log: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LIMS_DATA_DIR: l.dataDir,
+      LIMS_DEMO_PASSWORD: DEMO_PASSWORD,
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: l.databaseUrl ?? '',
+      ...l.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await waitForReady(child, log);
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    await exited;
+  };
+  const server: TestServer = {
+    url,
+    dataDir: l.dataDir,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
+    async restart() {
+      await end('SIGTERM');
+      return launch(l);
+    },
+    async dispose() {
+      await end('SIGTERM');
+      await l.dropDatabase?.();
+      rmSync(l.dataDir, { recursive: true, force: true });
+    },
+    output: () => log.join(''),
+  };
+  launches.set(server, l);
+  return server;
+}
+
+/**
+ * Starts `src/server/main.ts` as its own process on a fresh data directory (PGlite), or on a fresh
+ * database of the PostgreSQL server named by TEST_DATABASE_URL. Each call gets its own data.
+ */
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-test-'));
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl) return launch({ env, dataDir });
+  const scratch = await createScratchDatabase(adminUrl);
+  return launch({ env, dataDir, databaseUrl: scratch.url, dropDatabase: scratch.drop });
+}
+
+/**
+ * Another server process on the same PostgreSQL database as `server` (several processes behind one
+ * address). Its dispose() ends only this process: the database stays with the first server.
+ * PGlite serves one process only, so this needs TEST_DATABASE_URL.
+ */
+export async function startSecondProcess(server: TestServer, env: Record<string, string> = {}): Promise<TestServer> {
+  const first = launches.get(server);
+  if (!first?.databaseUrl) throw new Error('a second server process needs PostgreSQL (TEST_DATABASE_URL)');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-test-'));
+  return launch({ env: { ...first.env, ...env }, dataDir, databaseUrl: first.databaseUrl });
+}
+
+/** The PostgreSQL database a server runs on (undefined on PGlite), for tests that look at its sessions. */
+export function databaseUrlOf(server: TestServer): string | undefined {
+  return launches.get(server)?.databaseUrl;
+}

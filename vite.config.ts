@@ -1,0 +1,23 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The browser app lives in src/web; its build lands in dist/web, which the server serves.
+export default defineConfig({
+  root: 'src/web',
+  plugins: [react()],
+  build: {
+    outDir: '../../dist/web',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 2000,
+    // Menu icons are imported lazily by name (MenuIcon); the few the shell also imports directly stay
+    // in the shell's chunk, which is what we want, so the warning about them is noise.
+    rolldownOptions: { checks: { ineffectiveDynamicImport: false } },
+  },
+  server: {
+    proxy: {
+      '/api/websocket': { target: 'ws://127.0.0.1:8080', ws: true },
+      '/api': 'http://127.0.0.1:8080',
+      '/oauth': 'http://127.0.0.1:8080',
+    },
+  },
+});

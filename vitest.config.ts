@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * `npm test` runs every suite: unit and component tests, API tests against a real server process,
+ * and end-to-end tests driving the built app in headless Chromium.
+ */
+export default defineConfig({
+  test: {
+    maxWorkers: 2,
+    reporters: ['default', './tests/support/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['tests/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/build-app.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
