@@ -122,12 +122,13 @@ export async function tabMenu(
   page: Page,
   path: string,
   entry: '刷新' | '关闭' | '关闭其它' | '关闭所有',
+  timeout?: number,
 ): Promise<void> {
   const openMenu = page.locator('.tags-context-menu:visible');
-  await openMenu.waitFor({ state: 'hidden' });
-  await tab(page, path).click({ button: 'right' });
-  await openMenu.getByRole('menuitem', { name: entry, exact: true }).click();
-  await openMenu.waitFor({ state: 'hidden' });
+  await openMenu.waitFor({ state: 'hidden', timeout });
+  await tab(page, path).click({ button: 'right', timeout });
+  await openMenu.getByRole('menuitem', { name: entry, exact: true }).click({ timeout });
+  await openMenu.waitFor({ state: 'hidden', timeout });
 }
 
 /** The pathname the page shows now. */
