@@ -58,3 +58,15 @@ describe('migrations', () => {
     expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));
   });
 });
+
+describe('secrets at rest', () => {
+  it('keeps passwords as argon2id hashes and sign-ins only as hashes of their tokens', async () => {
+    const token = await signIn();
+    const [user] = await lims.db.query<{ hash: string }>("select password_hash as hash from app_user where user_account = 'admin'");
+    expect(user!.hash).toMatch(/^\$argon2id\$/);
+    expect(user!.hash).not.toContain(DEMO_PASSWORD);
+    const stored = await lims.db.query<{ tokenHash: string }>('select token_hash as "tokenHash" from session_token');
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.some((s) => s.tokenHash === token || s.tokenHash.includes(token))).toBe(false);
+  });
+});
