@@ -7,7 +7,7 @@ import { readConfig } from '../../src/server/config';
 import type { Database } from '../../src/server/db/database';
 import { prepare } from '../../src/server/startup';
 import { PushHub, silenceLimitSeconds } from '../../src/server/push/hub';
-import { DEMO_PASSWORD } from './server';
+import { copyTemplate, DEMO_PASSWORD } from './server';
 
 /**
  * The app built in this process, on its own PGlite directory, with a clock the test moves by hand:
@@ -22,6 +22,7 @@ export interface InProcessApp {
 
 export async function startInProcess(env: Record<string, string> = {}): Promise<InProcessApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-inproc-'));
+  await copyTemplate(dataDir, env);
   const config = {
     ...readConfig({ ...env, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
     logLevel: 'warn',

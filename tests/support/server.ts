@@ -28,6 +28,20 @@ export function copySchemas(): string {
   return dir;
 }
 
+/** Environment keys that change what a new database holds: a server setting one seeds its own. */
+const SEEDING_KEYS = ['LIMS_SCHEMA_DIR', 'LIMS_SEED_DEMO', 'LIMS_DEMO_PASSWORD', 'DATABASE_URL'];
+
+/**
+ * Fills a new PGlite directory from the run's seeded template (tests/support/data-template.ts) when the
+ * server would seed the same data; a server with other seeding settings, or outside vitest, seeds its own.
+ */
+export async function copyTemplate(dataDir: string, env: Record<string, string>): Promise<void> {
+  if (!process.env.VITEST || process.env.TEST_DATABASE_URL || SEEDING_KEYS.some((k) => k in env)) return;
+  const { inject } = await import('vitest');
+  const template = inject('pgliteTemplate');
+  if (template) cpSync(template, dataDir, { recursive: true });
+}
+
 /** A scratch database on the PostgreSQL server of TEST_DATABASE_URL, one per test server. */
 async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lims_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
@@ -120,7 +134,10 @@ async function launch(l: Launch): Promise<TestServer> {
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-test-'));
   const adminUrl = process.env.TEST_DATABASE_URL;
-  if (!adminUrl) return launch({ env, dataDir });
+  if (!adminUrl) {
+    await copyTemplate(dataDir, env);
+    return launch({ env, dataDir });
+  }
   const scratch = await createScratchDatabase(adminUrl);
   return launch({ env, dataDir, databaseUrl: scratch.url, dropDatabase: scratch.drop });
 }

@@ -335,3 +335,17 @@ create table form_image (
 );
 `,
 });
+
+migrations.push({
+  version: 9,
+  name: 'demo data seeded once per version of its files',
+  sql: `
+-- What the demo seeding last wrote (a fingerprint of schemas/demo and of the seeding code's own data):
+-- a restart with the same fingerprint seeds nothing, so demo rows a lab deleted stay deleted.
+create table demo_seed (
+  name text primary key,
+  fingerprint text not null,
+  seeded_at timestamptz not null default now()
+);
+`,
+});

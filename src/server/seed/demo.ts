@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Database, Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
 import { hashPassword } from '../auth/passwords.js';
@@ -12,7 +15,8 @@ import { seedDemoModels } from '../workflow/models/demoModels.js';
 /**
  * First-start demo data (README): the base organisation, a main lab with two sub labs, and an only-lab;
  * an admin and an editor role per organisation; demo users signing in with LIMS_DEMO_PASSWORD.
- * Every insert skips what is already there, so running it again changes nothing.
+ * Every insert skips what is already there, so running it again changes nothing; and a start whose demo
+ * files and code are those of the last seeding does not run it at all, so deleted demo rows stay deleted.
  */
 const ORGS: { id: number; name: string; code: string; parentId: number | null; labType: LabType; usePlace: boolean }[] = [
   { id: 0, name: '华康医学检验集团（基础机构）', code: 'HK-BASE', parentId: null, labType: 'base', usePlace: false },
@@ -78,14 +82,36 @@ export interface DemoScreens {
   screens: ScreenSchema[];
 }
 
+/** Raise when the demo data written in code (organisations, users, dictionaries, models) changes. */
+const DEMO_CODE_VERSION = 1;
+/** Several server processes may start together on one PostgreSQL: one seeds, the others wait and skip. */
+const SEED_LOCK = 7_331_002;
+
+/** What the demo seeding depends on: the code's own data and the demo files, each named with its content. */
+function demoFingerprint(demo?: DemoScreens): string {
+  const hash = createHash('sha256').update(JSON.stringify({ DEMO_CODE_VERSION, ORGS, DEMO_USERS }));
+  const dir = demo ? path.join(demo.schemaDir, 'demo') : undefined;
+  if (dir && existsSync(dir)) {
+    for (const name of readdirSync(dir).sort()) hash.update(name).update(readFileSync(path.join(dir, name)));
+  }
+  return hash.digest('hex');
+}
+
 export async function seedDemo(db: Database, routes: MenuNode[], password: string, demo?: DemoScreens): Promise<void> {
+  const fingerprint = demoFingerprint(demo);
   await db.transaction(async (tx) => {
+    await tx.query('select pg_advisory_xact_lock($1)', [SEED_LOCK]);
+    if (await one(tx, "select 1 from demo_seed where name = 'demo' and fingerprint = $1", [fingerprint])) return;
     await seedOrganizations(tx);
     await seedRoles(tx, menuIdsFor(routes, 'admin'), menuIdsFor(routes, 'editor'));
     await seedUsers(tx, password);
     if (demo) await seedDemoRecords(tx, demo.schemaDir, demo.screens, LAB_ORG_IDS);
     await seedDemoDictionaries(tx, ORGS.map((o) => o.id));
     await seedDemoModels(tx);
+    await tx.query(
+      `insert into demo_seed (name, fingerprint) values ('demo', $1)
+       on conflict (name) do update set fingerprint = excluded.fingerprint, seeded_at = now()`,
+      [fingerprint],
+    );
   });
 }
-
