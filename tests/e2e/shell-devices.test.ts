@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { startServer, type TestServer } from '../support/server';
+import { launchBrowser, newPage } from '../support/browser';
+import { cookie, eventually, signIn, waitForDashboard } from '../support/shell';
+
+/** Spec 2.3, 4: the shell on a narrow window, the full-screen toggle, and the second language. */
+let server: TestServer;
+let browser: Browser;
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+const SPECIMEN_TYPE = '/laboratoryManager/basic/specimenType';
+
+describe('the shell on devices and in languages', () => {
+  it('closes the sidebar below 992 px, again after a page is chosen, without remembering it; hides full screen', async () => {
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin');
+    await waitForDashboard(page);
+    const shell = page.locator('.app-wrapper');
+    const fullscreen = page.getByRole('button', { name: '全屏' });
+    expect(await shell.getAttribute('class')).toMatch(/\bdesktop\b.*\bsidebar-open\b/);
+    expect(await fullscreen.count()).toBe(1);
+
+    // The window shrinks to a phone's width: the sidebar closes, the full-screen button goes.
+    await page.setViewportSize({ width: 800, height: 900 });
+    await eventually(() => shell.getAttribute('class')).toMatch(/\bmobile\b.*\bsidebar-closed\b/);
+    expect(await fullscreen.count()).toBe(0);
+    expect(await cookie(page, 'sidebarStatus')).not.toBe('0');
+
+    // Opened by hand, it closes by itself once a page is chosen.
+    await page.locator('.hamburger').click();
+    await eventually(() => shell.getAttribute('class')).toContain('sidebar-open');
+    for (const key of ['/laboratoryManager', '/laboratoryManager/basic']) {
+      await page.locator(`.sidebar .ant-menu-submenu-title[data-menu-id$="-${key}"]`).click();
+    }
+    await page.locator(`.sidebar a[href="${SPECIMEN_TYPE}"]`).click();
+    await page.waitForURL((u) => u.pathname === SPECIMEN_TYPE);
+    await eventually(() => shell.getAttribute('class')).toContain('sidebar-closed');
+    expect(await cookie(page, 'sidebarStatus')).not.toBe('0');
+
+    // Back to a desk's width: a desktop again, with the full-screen button.
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await eventually(() => shell.getAttribute('class')).toContain('desktop');
+    expect(await fullscreen.count()).toBe(1);
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("warns 'you browser can not work' where full screen is not allowed", async () => {
+    const { page } = await newPage(browser);
+    await page.addInitScript(() => Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }));
+    await signIn(page, server.url, 'admin');
+    await waitForDashboard(page);
+    await page.getByRole('button', { name: '全屏' }).click();
+    await page.locator('.ant-message-notice').filter({ hasText: 'you browser can not work' }).waitFor();
+    await page.context().close();
+  });
+
+  it('switches the shell, the pages and antd itself to English, and keeps the choice after a reload', async () => {
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin');
+    await waitForDashboard(page);
+    await page.getByRole('button', { name: 'language' }).click();
+
+    await eventually(() => page.locator('.dashboard-welcome').textContent()).toBe('Welcome, 系统管理员');
+    await eventually(() => page.locator('.app-breadcrumb').textContent()).toContain('Dashboard');
+    expect(await page.locator('.sidebar').textContent()).toContain('Laboratory management');
+    expect(await page.getByRole('button', { name: 'Full screen' }).count()).toBe(1);
+
+    await page.reload();
+    await waitForDashboard(page);
+    expect(await page.locator('.dashboard-welcome').textContent()).toBe('Welcome, 系统管理员');
+    // A screen's table speaks antd's English too (its pagination).
+    await page.goto(`${server.url}${SPECIMEN_TYPE}`);
+    await eventually(() => page.locator('.screen-page:visible .ant-pagination-options').first().textContent()).toMatch(/\/ page/);
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+});
