@@ -241,6 +241,15 @@ describe('sign-in no longer valid', () => {
 describe('push alerts', () => {
   it('shows an alert pushed to the signed-in user as a notification with its title and message', async () => {
     const { page } = await newPage(browser);
+    // Records what the page plays (headless Chromium has no speaker to listen to).
+    await page.addInitScript(() => {
+      const played: string[] = [];
+      Object.assign(window, { played });
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        played.push(this.currentSrc || this.src);
+        return Promise.resolve();
+      };
+    });
     await signIn(page, server.url, 'editor');
     await waitForShell(page);
     const { userId } = await pageSession(page);
@@ -268,9 +277,12 @@ describe('push alerts', () => {
     await first.waitFor();
     expect(await first.textContent()).toContain('质控失控');
     expect(await first.textContent()).toContain('血糖 L1 连续两次超出 2SD');
-    // A warning-type notification, shown with the alert sound element present.
+    // A warning-type notification, with the alert sound played from the hidden audio element.
     expect(await first.locator('.ant-notification-notice-icon-warning').count()).toBe(1);
     expect(await page.locator('audio.alert-sound').count()).toBe(1);
+    const played = await page.evaluate(() => (window as unknown as { played: string[] }).played);
+    expect(played.length).toBeGreaterThan(0);
+    expect(played.every((src) => src.endsWith('/alert.wav'))).toBe(true);
     await page.context().close();
   });
 });
