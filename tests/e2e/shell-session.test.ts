@@ -38,10 +38,8 @@ function fieldError(page: Page, label: '原密码' | '新密码' | '确认密码
     .locator('.ant-form-item-explain-error');
 }
 
-const errorText = async (page: Page, label: '原密码' | '新密码' | '确认密码') => {
-  const error = fieldError(page, label);
-  return (await error.count()) === 0 ? '' : ((await error.first().textContent()) ?? '');
-};
+/** Read without waiting: an error fading out between a count and a read would hold a read for 30 s. */
+const errorText = async (page: Page, label: '原密码' | '新密码' | '确认密码') => (await fieldError(page, label).allTextContents())[0] ?? '';
 
 /** Types into a field (replacing what is there) and leaves it, which is when the rules run. */
 async function typeAndLeave(page: Page, label: '原密码' | '新密码' | '确认密码', value: string) {
@@ -50,10 +48,19 @@ async function typeAndLeave(page: Page, label: '原密码' | '新密码' | '确�
   await input.blur();
 }
 
+/**
+ * Opens the dialog from the user dropdown. On a busy machine a click can land while the shell is still
+ * settling and the dropdown closes again, so it looks again until the dialog is there.
+ */
 async function openChangePassword(page: Page) {
-  await page.getByRole('button', { name: 'user-menu' }).click();
-  await page.getByRole('menuitem', { name: '修改密码' }).click();
-  await dialog(page).waitFor();
+  const entry = page.getByRole('menuitem', { name: '修改密码' });
+  await eventually(async () => {
+    if (await dialog(page).isVisible()) return true;
+    if (await entry.isVisible()) await entry.click({ timeout: 2_000 }).catch(() => undefined);
+    else await page.getByRole('button', { name: 'user-menu' }).click({ timeout: 2_000 }).catch(() => undefined);
+    await dialog(page).waitFor({ timeout: 1_000 }).catch(() => undefined);
+    return dialog(page).isVisible();
+  }, 30_000).toBe(true);
 }
 
 /** An account made by the admin: its passwordFlag is 1 until its owner chooses a password. */

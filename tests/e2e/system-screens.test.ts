@@ -128,7 +128,8 @@ describe('system maintenance screens', () => {
     await rows.first().waitFor();
     // Columns: row number, time, account, data kind, action, … (the schema's order).
     const shown = await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent?.trim() ?? '')));
-    const today = new Date().toISOString().slice(0, 10);
+    // The log shows its times in the lab's zone (China Standard Time), whatever the machine's.
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Shanghai' }).format(new Date());
     const missing = [...writes];
     for (const cells of shown) {
       const i = missing.findIndex((w) => cells.includes(w.account) && cells.includes(w.resource) && cells.includes(w.action));

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Modal, Spin, Table, Tag, type TableColumnsType } from 'antd';
 import NavigatedViewer from 'bpmn-js/lib/NavigatedViewer';
 import 'bpmn-js/dist/assets/diagram-js.css';
@@ -25,13 +25,17 @@ interface CanvasApi {
   addMarker(id: string, marker: string): void;
 }
 
-/** The diagram with its markers; answers the element names for the history table once imported. */
+/**
+ * The diagram with its markers; answers the element names for the history table once imported. The
+ * canvas is kept in state (a callback ref): the modal may mount its content after the trace arrived,
+ * and the viewer must be made whenever both are there, in either order.
+ */
 function useViewer(trace: Trace | undefined, onNames: (names: Map<string, string>) => void) {
-  const container = useRef<HTMLDivElement>(null);
+  const [container, setContainer] = useState<HTMLDivElement | null>(null);
   const [problem, setProblem] = useState<string>();
   useEffect(() => {
-    if (!trace?.bpmnXml || !container.current) return;
-    const viewer = new NavigatedViewer({ container: container.current });
+    if (!trace?.bpmnXml || !container) return;
+    const viewer = new NavigatedViewer({ container });
     let alive = true;
     viewer.importXML(trace.bpmnXml).then(
       () => {
@@ -50,8 +54,8 @@ function useViewer(trace: Trace | undefined, onNames: (names: Map<string, string
       alive = false;
       viewer.destroy();
     };
-  }, [trace, onNames]);
-  return { container, problem };
+  }, [trace, container, onNames]);
+  return { setContainer, problem };
 }
 
 /** What a history row says happened, in the lab's words. */
@@ -71,7 +75,7 @@ export default function TraceDialog({ instanceId, onClose }: { instanceId: strin
   const [trace, setTrace] = useState<Trace>();
   const [error, setError] = useState<string>();
   const [names, setNames] = useState<Map<string, string>>(new Map());
-  const { container, problem } = useViewer(trace, setNames);
+  const { setContainer, problem } = useViewer(trace, setNames);
   useEffect(() => {
     processTrace(instanceId).then(setTrace, (e: unknown) => setError(errorMessage(e, rt('读取失败'))));
   }, [instanceId]);
@@ -100,7 +104,7 @@ export default function TraceDialog({ instanceId, onClose }: { instanceId: strin
             <span className="active">{rt('进行中')}</span>
           </div>
           {problem && <Alert type="warning" showIcon title={problem} />}
-          <div ref={container} className="trace-canvas" data-testid="trace-canvas" />
+          <div ref={setContainer} className="trace-canvas" data-testid="trace-canvas" />
           <Table
             rowKey="key"
             size="small"
