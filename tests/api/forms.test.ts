@@ -111,3 +111,59 @@ describe('input helper', () => {
     expect((await (await as('lab2admin')).get(`/api/inputhelper/getResultByName?name=${encodeURIComponent('测试-慢性胃炎')}`)).status).toBe(404);
   });
 });
+
+describe('elements and tree data sources under the spec 7.6 call names', () => {
+  interface Named extends Row {
+    label?: string;
+    dataSourceName?: string;
+  }
+
+  it('creates, finds, edits (without a version, as spec callers send it) and deletes an element', async () => {
+    const lab = await as('admin');
+    const form = (await lab.post<Row>('/api/form/createForm', { pageName: '测试-元素载体', formCode: 'T_ELEM_HOST', category: 2 })).body.resultObject;
+    const element = { formId: form.id, logicalName: 't_specimen_weight', label: '标本重量', controlType: 'input' };
+    const created = await lab.post<Named>('/api/form/createElement', element);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id, version } = created.body.resultObject;
+
+    const found = await lab.get<{ records: Named[]; total: number }>('/api/form/findElementList?logicalName=t_specimen');
+    expect(found.body.resultObject.records.map((r) => r.logicalName)).toEqual(['t_specimen_weight']);
+
+    const edited = await lab.post<Named>('/api/form/editElement', { ...element, id, label: '标本重量(g)' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.resultObject.label).toBe('标本重量(g)');
+    expect(edited.body.resultObject.version).toBe(version + 1);
+
+    expect((await lab.post('/api/form/delElement', { id })).status).toBe(200);
+    expect((await lab.get<Page>('/api/form/findElementList?logicalName=t_specimen')).body.resultObject.total).toBe(0);
+  });
+
+  it('creates, finds, edits and deletes a tree data source', async () => {
+    const lab = await as('admin');
+    const source = { dataSourceName: '测试-取材部位树', code: 'T_SITE_TREE' };
+    const created = await lab.post<Named>('/api/form/createTreeDataSource', source);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id } = created.body.resultObject;
+
+    const found = await lab.get<{ records: Named[]; total: number }>('/api/form/findTreeDataSourceList?dataSourceName=测试-取材');
+    expect(found.body.resultObject.records.map((r) => r.dataSourceName)).toEqual(['测试-取材部位树']);
+
+    const edited = await lab.post<Named>('/api/form/editTreeDataSource', { ...source, id, dataSourceName: '测试-取材部位' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.resultObject.dataSourceName).toBe('测试-取材部位');
+
+    expect((await lab.post('/api/form/delTreeDataSource', { ids: String(id) })).status).toBe(200);
+    expect((await lab.get<Page>('/api/form/findTreeDataSourceList?dataSourceName=测试-取材')).body.resultObject.total).toBe(0);
+  });
+
+  it("refuses another laboratory's lists, and refuses an element without its label, storing nothing", async () => {
+    const lab = await as('admin');
+    expect((await lab.get('/api/form/findElementList?orgId=2')).status).toBe(403);
+    expect((await lab.get('/api/form/findTreeDataSourceList?orgId=3')).status).toBe(403);
+    const form = (await lab.post<Row>('/api/form/createForm', { pageName: '测试-缺标签', formCode: 'T_NO_LABEL', category: 2 })).body.resultObject;
+    const refused = await lab.post('/api/form/createElement', { formId: form.id, logicalName: 't_no_label', controlType: 'input' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.resultMessage).toBe('显示名称不能为空');
+    expect((await lab.get<Page>('/api/form/findElementList?logicalName=t_no_label')).body.resultObject.total).toBe(0);
+  });
+});
