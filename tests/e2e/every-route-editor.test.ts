@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { newPage } from '../support/browser';
+import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
 import { LEAVES, open, visitAll } from '../support/every-route';
 
@@ -9,16 +8,7 @@ import { LEAVES, open, visitAll } from '../support/every-route';
  * Issue 6 "done when": every route of the spec 2.2 tree as the editor; each admin-only route is missing
  * from the editor's sidebar and answers the 401 page when typed.
  */
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+const run = serverAndBrowser();
 
 describe('every route of spec 2.2', () => {
   it('opens for the editor where the editor may go, and hides and refuses every admin-only route', { timeout: 600_000 }, async () => {
@@ -26,8 +16,8 @@ describe('every route of spec 2.2', () => {
     const closed = LEAVES.filter((l) => l.adminOnly);
     expect(allowed.length).toBeGreaterThan(50);
     expect(closed.length).toBeGreaterThan(20);
-    const { page, consoleErrors } = await newPage(browser);
-    await signIn(page, server.url, 'editor');
+    const { page, consoleErrors } = await newPage(run.browser);
+    await signIn(page, run.server.url, 'editor');
     const seen = new Set<string>();
     const problems = await visitAll(page, consoleErrors, allowed, seen);
 
@@ -44,7 +34,7 @@ describe('every route of spec 2.2', () => {
     for (const leaf of closed) {
       const fresh = !typedFresh.has(leaf.adminOnlyTop!);
       typedFresh.add(leaf.adminOnlyTop!);
-      if (fresh) await page.goto(server.url + leaf.path);
+      if (fresh) await page.goto(run.server.url + leaf.path);
       else await open(page, leaf.path);
       const denied = await page
         .locator('.app-main .error-page.error-401')

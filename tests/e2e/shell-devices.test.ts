@@ -1,26 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { startServer, type TestServer } from '../support/server';
-import { launchBrowser, newPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import { newPage } from '../support/browser';
+import { serverAndBrowser } from '../support/e2e';
 import { cookie, eventually, signIn, waitForDashboard } from '../support/shell';
 
 /** Spec 2.3, 4: the shell on a narrow window, the full-screen toggle, and the second language. */
-let server: TestServer;
-let browser: Browser;
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+const run = serverAndBrowser();
 
 const SPECIMEN_TYPE = '/laboratoryManager/basic/specimenType';
 
 describe('the shell on devices and in languages', () => {
   it('closes the sidebar below 992 px, again after a page is chosen, without remembering it; hides full screen', async () => {
-    const { page, consoleErrors } = await newPage(browser);
-    await signIn(page, server.url, 'admin');
+    const { page, consoleErrors } = await newPage(run.browser);
+    await signIn(page, run.server.url, 'admin');
     await waitForDashboard(page);
     const shell = page.locator('.app-wrapper');
     const fullscreen = page.getByRole('button', { name: '全屏' });
@@ -53,9 +44,9 @@ describe('the shell on devices and in languages', () => {
   });
 
   it("warns 'you browser can not work' where full screen is not allowed", async () => {
-    const { page } = await newPage(browser);
+    const { page } = await newPage(run.browser);
     await page.addInitScript(() => Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }));
-    await signIn(page, server.url, 'admin');
+    await signIn(page, run.server.url, 'admin');
     await waitForDashboard(page);
     await page.getByRole('button', { name: '全屏' }).click();
     await page.locator('.ant-message-notice').filter({ hasText: 'you browser can not work' }).waitFor();
@@ -63,8 +54,8 @@ describe('the shell on devices and in languages', () => {
   });
 
   it('switches the shell, the pages and antd itself to English, and keeps the choice after a reload', async () => {
-    const { page, consoleErrors } = await newPage(browser);
-    await signIn(page, server.url, 'admin');
+    const { page, consoleErrors } = await newPage(run.browser);
+    await signIn(page, run.server.url, 'admin');
     await waitForDashboard(page);
     await page.getByRole('button', { name: 'language' }).click();
 
@@ -77,7 +68,7 @@ describe('the shell on devices and in languages', () => {
     await waitForDashboard(page);
     expect(await page.locator('.dashboard-welcome').textContent()).toBe('Welcome, 系统管理员');
     // A screen's table speaks antd's English too (its pagination).
-    await page.goto(`${server.url}${SPECIMEN_TYPE}`);
+    await page.goto(`${run.server.url}${SPECIMEN_TYPE}`);
     await eventually(() => page.locator('.screen-page:visible .ant-pagination-options').first().textContent()).toMatch(/\/ page/);
     expect(consoleErrors).toEqual([]);
     await page.context().close();
