@@ -30,9 +30,11 @@ import { handoverRoutes } from './handover/routes.js';
 import { customConfigRoutes } from './customConfig/routes.js';
 import { dataInputRoutes } from './dataInput/routes.js';
 import { specimenCharacterRoutes } from './resources/publicDataCalls.js';
+import { installUnloggedWriteWatch, watchWrites } from './logs/unloggedWrites.js';
 
 /** Builds the HTTP server: API routes, the auth hook, the spec's error envelope and the browser app. */
-export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+export async function buildApp(appContext: AppContext): Promise<FastifyInstance> {
+  const ctx: AppContext = { ...appContext, db: watchWrites(appContext.db) };
   const app = Fastify({
     logger: {
       level: ctx.config.logLevel,
@@ -45,6 +47,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     ajv: { customOptions: { allErrors: false, removeAdditional: true, coerceTypes: 'array' } },
   });
   await app.register(formbody);
+  installUnloggedWriteWatch(app);
 
   app.decorateRequest('locale', 'zh-CN');
   app.addHook('onRequest', async (request) => {

@@ -167,3 +167,58 @@ describe('elements and tree data sources under the spec 7.6 call names', () => {
     expect((await lab.get<Page>('/api/form/findElementList?logicalName=t_no_label')).body.resultObject.total).toBe(0);
   });
 });
+
+describe('public elements and tree data sources: issue and sync (spec 7.6)', () => {
+  it('distributes a data source from the base organisation, and lets the main lab synchronise it and a sub lab import it', async () => {
+    const group = await as('baseadmin');
+    const source = (await group.post<Row>('/api/form/createTreeDataSource', { dataSourceName: '测试-公共部位树', code: 'T_PUBLIC_SITE' })).body.resultObject;
+    const noLab = await group.post('/api/form/issueTreeDataSource', { ids: String(source.id), orgIds: '' });
+    expect([noLab.status, noLab.body.resultMessage]).toEqual([400, '请先选择要下发的实验室']);
+    const issued = await group.post<{ copied: number }>('/api/form/issueTreeDataSource', { ids: String(source.id), orgIds: '2' });
+    expect(issued.body).toMatchObject({ code: 20000, data: { copied: 1 } });
+    const inLab2 = await (await as('lab2admin')).get<{ records: (Row & { dataSourceName: string })[] }>('/api/form/findTreeDataSourceList?dataSourceName=测试-公共');
+    expect(inLab2.body.resultObject.records.map((r) => [r.dataSourceName, r.syncFlag])).toEqual([['测试-公共部位树', 1]]);
+
+    const main = await as('admin');
+    expect((await main.post('/api/form/syncTreeDataSource', {})).body).toMatchObject({ code: 20000 });
+    expect((await main.get<Page>('/api/form/findTreeDataSourceList?dataSourceName=测试-公共')).body.resultObject.total).toBe(1);
+    // A sub lab takes only what it picks, and may not distribute.
+    const lab3 = await as('lab3admin');
+    expect((await lab3.post('/api/form/syncTreeDataSource', { ids: String(source.id) })).body).toMatchObject({ code: 20000, data: { copied: 1 } });
+    expect((await lab3.get<Page>('/api/form/findTreeDataSourceList?dataSourceName=测试-公共')).body.resultObject.total).toBe(1);
+    expect((await lab3.post('/api/form/issueTreeDataSource', { ids: String(source.id), orgIds: '2' })).status).toBe(403);
+  });
+
+  it('distributes an element to the chosen labs only, and never to an only-lab user asking for it', async () => {
+    const group = await as('baseadmin');
+    const form = (await group.post<Row>('/api/form/createForm', { pageName: '测试-公共元素载体', formCode: 'T_PUBLIC_HOST', category: 2 })).body.resultObject;
+    const element = (await group.post<Row>('/api/form/createElement', { formId: form.id, logicalName: 't_public_weight', label: '公共-标本重量', controlType: 'input' })).body
+      .resultObject;
+    const issued = await group.post<{ copied: number }>('/api/form/issueElement', { ids: String(element.id), orgIds: '3' });
+    expect(issued.body).toMatchObject({ code: 20000, data: { copied: 1 } });
+    const found = async (account: string) =>
+      (await (await as(account)).get<Page>('/api/form/findElementList?logicalName=t_public_weight')).body.resultObject.records.map((r) => r.syncFlag);
+    expect(await found('lab3admin')).toEqual([1]);
+    expect(await found('lab2admin')).toEqual([]);
+    expect((await (await as('onlyadmin')).post('/api/form/syncElement', { ids: String(element.id) })).status).toBe(403);
+    expect(await found('onlyadmin')).toEqual([]);
+  });
+});
+
+describe('input helper list: find (spec 7.6)', () => {
+  it("pages and filters the laboratory's phrases, and refuses another laboratory's", async () => {
+    const lab = await as('admin');
+    for (const name of ['测试-查找甲', '测试-查找乙', '测试-查找丙']) {
+      expect((await lab.post('/api/inputhelper/upsert', { name, useType: 'diagnosis', content: `${name}的内容` })).status).toBe(200);
+    }
+    const first = await lab.get<{ records: { name: string }[]; total: number }>(`/api/inputhelper/find?name=${encodeURIComponent('测试-查找')}&page=1&size=2`);
+    expect(first.status).toBe(200);
+    expect(first.body.resultObject.total).toBe(3);
+    expect(first.body.resultObject.records).toHaveLength(2);
+    const second = await lab.get<{ records: { name: string }[] }>(`/api/inputhelper/find?name=${encodeURIComponent('测试-查找')}&page=2&size=2`);
+    const names = [...first.body.resultObject.records, ...second.body.resultObject.records].map((r) => r.name).sort();
+    expect(names).toEqual(['测试-查找丙', '测试-查找乙', '测试-查找甲'].sort());
+    expect((await lab.get('/api/inputhelper/find?orgId=2')).status).toBe(403);
+    expect((await (await as('lab2admin')).get<Page>(`/api/inputhelper/find?name=${encodeURIComponent('测试-查找')}`)).body.resultObject.total).toBe(0);
+  });
+});

@@ -214,6 +214,23 @@ describe('generic resource: Excel', () => {
     expect(ws.getRow(2).values).toEqual(expect.arrayContaining(['病理组织', '组织', '否']));
   });
 
+  it.each([
+    ['an equals filter, sorted', 'enabled=true&sort=code,desc', ['XY', 'NY']],
+    ['a contains filter', `name=${encodeURIComponent('液')}`, ['NY']],
+    ['filters that no row meets', 'enabled=false&category=blood', []],
+  ])('exports only the rows the list shows under %s', async (_, query, codes) => {
+    const listed = (await admin.get<Page>(`${base}?${query}`)).body.resultObject.records.map((r) => r.code);
+    expect(listed).toEqual(codes);
+    const res = await fetch(`${server.url}${base}/export.xlsx?${query}`, { headers: { authorization: `Bearer ${tokenPromise}` } });
+    expect(res.status).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(await res.arrayBuffer());
+    const ws = wb.worksheets[0]!;
+    // The header and exactly the listed rows, in the list's order.
+    expect(ws.rowCount).toBe(1 + codes.length);
+    expect(Array.from({ length: codes.length }, (_, i) => ws.getRow(i + 2).getCell(1).value)).toEqual(codes);
+  });
+
   it('refuses a sheet with bad rows, naming each row, and imports none of it', async () => {
     const body = await sheet([
       ['编码', '名称', '类别', '采集量(ml)'],
@@ -244,6 +261,46 @@ describe('generic resource: Excel', () => {
     expect(((await res.json()) as { resultObject: { imported: number } }).resultObject.imported).toBe(2);
     const jy = (await admin.get<Page>(`${base}?code=JY`)).body.resultObject.records[0]!;
     expect(jy).toMatchObject({ name: '精液', category: 'fluid', enabled: false });
+  });
+  it("lists, exports and imports an enum kept in a business dictionary by its entries' labels", async () => {
+    const dictionary = (await admin.post<{ id: number }>('/api/dictionary', { name: '测试-运输方式', type: 'bus' })).body.resultObject;
+    await admin.post(`/api/dictionary/${dictionary.id}/detail/creating`, { label: '冷链', value: 'COLD', sort: 1 });
+    await admin.post(`/api/dictionary/${dictionary.id}/detail/creating`, { label: '常温', value: 'ROOM', sort: 2 });
+    const shipment = {
+      schemaVersion: 2,
+      id: 'shipment',
+      title: { 'zh-CN': '标本运输', 'en-US': 'Shipments' },
+      resource: { name: 'shipment' },
+      fields: [
+        { key: 'name', type: 'text', label: { 'zh-CN': '批次', 'en-US': 'Batch' }, required: true },
+        { key: 'mode', type: 'enum', label: { 'zh-CN': '运输方式', 'en-US': 'Mode' }, dictionary: '测试-运输方式' },
+      ],
+      actions: { toolbar: [{ kind: 'create' }, { kind: 'export' }, { kind: 'import' }] },
+    };
+    writeFileSync(path.join(schemaDir, 'screens', 'shipment.json'), JSON.stringify(shipment));
+    await expect.poll(async () => (await admin.get('/api/ui/screens/shipment')).status, { timeout: 10_000 }).toBe(200);
+    expect((await admin.post('/api/resources/shipment', { name: 'S1', mode: 'COLD' })).status).toBe(200);
+
+    const listed = (await admin.get<{ records: { mode: string; labels: Record<string, string> }[] }>('/api/resources/shipment')).body.resultObject.records;
+    expect(listed.map((r) => [r.mode, r.labels.mode])).toEqual([['COLD', '冷链']]);
+    const auth = { authorization: `Bearer ${tokenPromise}` };
+    const exported = new ExcelJS.Workbook();
+    await exported.xlsx.load(await (await fetch(`${server.url}/api/resources/shipment/export.xlsx`, { headers: auth })).arrayBuffer());
+    expect(exported.worksheets[0]!.getRow(2).values).toEqual([undefined, 'S1', '冷链']);
+
+    // The sheet a user fills in names the entries as they read them.
+    const body = await sheet([
+      ['批次', '运输方式'],
+      ['S2', '常温'],
+    ]);
+    const res = await fetch(`${server.url}/api/resources/shipment/import`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(body),
+    });
+    expect(res.status).toBe(200);
+    const s2 = (await admin.get<{ records: { mode: string }[] }>('/api/resources/shipment?name=S2')).body.resultObject.records;
+    expect(s2.map((r) => r.mode)).toEqual(['ROOM']);
   });
 });
 

@@ -138,6 +138,52 @@ describe('process models (spec 2.4, 7.5)', () => {
     expect(refused.body.resultMessage).toBe('流程尚未设计，不能部署');
   });
 
+  it('refuses to deploy a designer-saved model that breaks the lab rules, says why, and leaves it undeployed', async () => {
+    const admin = await as('admin');
+    const created = await admin.post<Model>('/api/workflow/model/insert', {
+      key: 'lab_rules',
+      name: '规则流程',
+    });
+    const id = created.body.resultObject.id;
+    // As the designer saves it (exporter stamp), with the task's form and positions and the gateway's order left out.
+    const drawn = (task: string, gateway: string) => `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+  xmlns:activiti="http://activiti.org/bpmn" xmlns:lims="http://lims.local/schema/bpmn" targetNamespace="t" exporter="LIMS designer">
+  <process id="lab_rules" name="规则流程" isExecutable="true">
+    <startEvent id="start" name="开始"/>
+    <userTask id="task" name="初审"${task}/>
+    <exclusiveGateway id="gw" name="结果"${gateway}/>
+    <endEvent id="passed" name="完成"/>
+    <endEvent id="failed" name="完成"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="task"/>
+    <sequenceFlow id="f2" sourceRef="task" targetRef="gw"/>
+    <sequenceFlow id="ok" sourceRef="gw" targetRef="passed"><conditionExpression xsi:type="tFormalExpression">\${result == 'pass'}</conditionExpression></sequenceFlow>
+    <sequenceFlow id="redo" sourceRef="gw" targetRef="failed"><conditionExpression xsi:type="tFormalExpression">\${result == 'unpass'}</conditionExpression></sequenceFlow>
+  </process>
+</definitions>`;
+    expect((await saveXml('admin', id, drawn('', ''))).status).toBe(200);
+    const refused = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.resultMessage).toBe(
+      '流程模型校验失败：task: the user task has no form (formKey) (user-task-form); ' +
+        'task: the user task has no positions (candidateGroups) (user-task-groups); ' +
+        'gw: the conditional flows of the gateway are not ordered (flow order) (gateway-flow-order)',
+    );
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
+
+    // Form, positions and order set, the same model deploys.
+    const fixed = drawn(
+      ' activiti:formKey="12" activiti:candidateGroups="1001"',
+      ' lims:sequenceFlowOrder="redo,ok"',
+    );
+    expect((await saveXml('admin', id, fixed)).status).toBe(200);
+    const deployed = await admin.get<{ deploymentId: string }>(`/api/workflow/model/deploy?modelId=${id}`);
+    expect(deployed.body.resultMessage).toBe('部署成功');
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(
+      deployed.body.resultObject.deploymentId,
+    );
+  });
+
   it('leaves deleting to admins and deletes for good', async () => {
     const editor = await as('editor');
     expect((await editor.get(`/api/workflow/deleteModel?modelId=${modelId}`)).status).toBe(403);

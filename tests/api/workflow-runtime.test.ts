@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, tokenFor, type Envelope } from '../support/client';
 import { DEMO_PASSWORD, startSecondProcess, startServer, type TestServer } from '../support/server';
-import { biopsyModel, createFormPage, createRole, createUser, deployXml, modelXml, STAFF_PASSWORD } from '../support/workflow';
+import { biopsyModel, createFormPage, createRole, createUser, deployXml, modelXml, saveXml, STAFF_PASSWORD } from '../support/workflow';
 
 /**
  * Deployed models run as a lab uses them (issue 5): routing on form values in the gateway's flow order,
@@ -18,6 +18,8 @@ interface Task {
   instanceId: string;
   status: string;
   result: string | null;
+  assignee: string | null;
+  businessKey?: string | null;
   instanceStatus?: string;
 }
 
@@ -148,6 +150,43 @@ describe('a lab model with form pages and positions', () => {
   });
 });
 
+describe('task lists and claiming', () => {
+  it('filters the todo list by business key', async () => {
+    const first = await start(BIOPSY, 'RT-BK-1');
+    const second = await start(BIOPSY, 'RT-BK-2');
+    const byKey = async (businessKey: string) =>
+      (await (await as('gross1')).get<Task[]>(`/api/workflow/task/todo?businessKey=${businessKey}`)).body.resultObject.map((t) => [t.instanceId, t.businessKey, t.name]);
+    expect(await byKey('RT-BK-1')).toEqual([[first, 'RT-BK-1', '取材']]);
+    expect(await byKey('RT-BK-2')).toEqual([[second, 'RT-BK-2', '取材']]);
+    // A business key is matched whole: no instance is called RT-BK.
+    expect(await byKey('RT-BK')).toEqual([]);
+  });
+
+  it('a task claimed by one user shows them as its assignee, leaves the others lists, and cannot be claimed or completed by another', async () => {
+    const p = await start(BIOPSY, 'RT-CLAIM-1');
+    await completeOk('gross1', await only('gross1', p), { variables: { tumorSize: 1, site: 'SITE_A' } });
+    // The slide task is offered to the whole diagnosis position.
+    const task = await only('diag1', p);
+    expect([task.name, task.assignee]).toEqual(['小标本制片', null]);
+    expect((await only('diag2', p)).id).toBe(task.id);
+
+    const claimed = await (await as('diag1')).post(`/api/workflow/task/${task.id}/claim`);
+    expect([claimed.body.resultCode, claimed.body.resultMessage]).toEqual([200, 'Task claimed']);
+    expect((await only('diag1', p)).assignee).toBe('diag1');
+    const detail = await (await as('diag1')).get<{ task: Task }>(`/api/workflow/task/${task.id}`);
+    expect(detail.body.resultObject.task.assignee).toBe('diag1');
+    expect(await todo('diag2', p)).toEqual([]);
+
+    const second = await (await as('diag2')).post(`/api/workflow/task/${task.id}/claim`);
+    expect([second.status, second.body.resultMessage]).toEqual([409, 'Someone else has claimed this task']);
+    expect((await (await as('outsider')).post(`/api/workflow/task/${task.id}/claim`)).status).toBe(403);
+    expect((await complete('diag2', task)).status).toBe(403);
+    expect((await only('diag1', p)).assignee).toBe('diag1');
+    await completeOk('diag1', task);
+    expect(await open(p)).toEqual(['复核']);
+  });
+});
+
 describe('rollbacks', () => {
   it('rollback_last returns to the task before, records it, and the flow goes on from there', async () => {
     const p = await atReview();
@@ -262,6 +301,44 @@ describe('rollbacks', () => {
     expect(await open(p)).toEqual(['报告']);
     await completeOk('admin', await named('报告'));
     expect((await instanceOf(p)).status).toBe('completed');
+  });
+});
+
+describe('deployments and versions', () => {
+  it('a running instance keeps the version it started with after a redeploy; a new start follows the new one', async () => {
+    const key = 'rt_versions';
+    const admin = await as('admin');
+    const token = tokens.get('admin')!;
+    // Tasks in a row between start and end, without candidates: the organisation's admins work them.
+    const xml = (tasks: [string, string][]) => {
+      const ids = ['start', ...tasks.map(([id]) => id), 'end'];
+      const nodes = [{ id: 'start', kind: 'startEvent' as const }, ...tasks.map(([id, name]) => ({ id, kind: 'userTask' as const, name })), { id: 'end', kind: 'endEvent' as const }];
+      return modelXml(key, '版本流程', nodes, ids.slice(1).map((to, i) => ({ id: `f${i}`, from: ids[i]!, to })));
+    };
+    const modelId = await deployXml(server.url, token, admin, key, xml([['accept', '接收'], ['diagnose', '初诊']]), 4);
+    const old = await start(key, 'RT-VER-1');
+
+    // Version 2 renames the second task and adds a third.
+    await saveXml(server.url, token, modelId, xml([['accept', '接收'], ['diagnose', '会诊'], ['sign', '签发']]));
+    const redeployed = await admin.get<{ version: number }>(`/api/workflow/model/deploy?modelId=${modelId}`);
+    expect(redeployed.body.resultCode, redeployed.body.resultMessage).toBe(200);
+    const fresh = await start(key, 'RT-VER-2');
+    const listed = (await admin.get<{ records: { businessKey: string; version: number }[] }>(`/api/workflow/process/list?processKey=${key}`)).body.resultObject.records;
+    expect(listed.map((r) => [r.businessKey, r.version]).sort()).toEqual([
+      ['RT-VER-1', 1],
+      ['RT-VER-2', 2],
+    ]);
+
+    // The old instance goes on through version 1: its second task is 初诊, and after it the process ends.
+    await completeOk('admin', await only('admin', old));
+    expect(await open(old)).toEqual(['初诊']);
+    await completeOk('admin', await only('admin', old));
+    expect((await instanceOf(old)).status).toBe('completed');
+    // The new one runs version 2.
+    await completeOk('admin', await only('admin', fresh));
+    expect(await open(fresh)).toEqual(['会诊']);
+    await completeOk('admin', await only('admin', fresh));
+    expect(await open(fresh)).toEqual(['签发']);
   });
 });
 

@@ -19,7 +19,7 @@ describe('every route of spec 2.2', () => {
     const { page, consoleErrors } = await newPage(run.browser);
     await signIn(page, run.server.url, 'editor');
     const seen = new Set<string>();
-    const problems = await visitAll(page, consoleErrors, allowed, seen);
+    const problems = await visitAll(page, { role: 'editor', labType: 'main' }, consoleErrors, allowed, seen);
 
     // Absent from the sidebar: no entry of an admin-only route or section was ever rendered, while the
     // section holding it was (the editor visited its other pages), so the absence means something.

@@ -13,7 +13,7 @@ describe('every route of spec 2.2', () => {
     const { page, consoleErrors } = await newPage(run.browser);
     await signIn(page, run.server.url, 'admin');
     const seen = new Set<string>();
-    expect(await visitAll(page, consoleErrors, LEAVES, seen)).toEqual([]);
+    expect(await visitAll(page, { role: 'admin', labType: 'main' }, consoleErrors, LEAVES, seen)).toEqual([]);
     await page.context().close();
   });
 });

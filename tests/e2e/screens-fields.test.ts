@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { copySchemas, startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { launchBrowser, newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
-import { signIn } from '../support/shell';
+import { eventually, signIn } from '../support/shell';
 
 const label = (zh: string, en: string) => ({ 'zh-CN': zh, 'en-US': en });
 
@@ -70,6 +70,42 @@ const kindsScreen = {
   },
   dialog: { width: 900, columns: 2 },
 };
+
+/**
+ * A screen a configurator adds while the server runs, with the field types the first screen leaves out
+ * (textarea, number, date, datetime, a single remote reference, an enum from a business dictionary) and
+ * two predicates: 冻融次数 shows only for frozen storage, 开封时间 is enabled only once 已开封 is on.
+ */
+const lotScreen = {
+  schemaVersion: 2,
+  id: 'reagent-lot',
+  menuId: 2029903,
+  menu: { parentId: 202, path: 'reagentLots' },
+  title: label('试剂批号', 'Reagent lots'),
+  resource: { name: 'reagentLot', titleField: 'lotNo' },
+  fields: [
+    { key: 'lotNo', type: 'text', label: label('批号', 'Lot'), required: true, sortable: true },
+    { key: 'department', type: 'reference', label: label('领用科室', 'Used by'), reference: { resource: 'kindNode' } },
+    { key: 'concentration', type: 'number', label: label('浓度(mg/ml)', 'Concentration (mg/ml)'), minimum: 0, precision: 3 },
+    { key: 'expiry', type: 'date', label: label('有效期至', 'Expires') },
+    { key: 'storage', type: 'enum', label: label('储存条件', 'Storage'), dictionary: '试剂储存条件' },
+    {
+      key: 'thawCount',
+      type: 'integer',
+      label: label('冻融次数', 'Freeze-thaw cycles'),
+      minimum: 0,
+      visibleWhen: { field: 'storage', op: 'eq', value: 'FROZEN' },
+    },
+    { key: 'opened', type: 'boolean', label: label('已开封', 'Opened') },
+    { key: 'openedAt', type: 'datetime', label: label('开封时间', 'Opened at'), enabledWhen: { field: 'opened', op: 'eq', value: true } },
+    { key: 'remark', type: 'textarea', label: label('备注', 'Remarks'), form: { span: 2 } },
+  ],
+  list: { defaultSort: { field: 'lotNo', order: 'asc' } },
+  filters: ['lotNo', 'storage', 'expiry'],
+  actions: { toolbar: [{ kind: 'create' }], row: [{ kind: 'edit' }] },
+  dialog: { width: 800, columns: 2 },
+};
+const LOTS = '/laboratoryManager/basic/reagentLots';
 
 // A 1×1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
@@ -198,6 +234,160 @@ describe('every field type of a screen, its commands and a schema changed on dis
     await expect.poll(() => rows(page).count()).toBe(0);
     expect((await admin.get<{ total: number }>('/api/resources/fieldKind')).body.resultObject.total).toBe(0);
 
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('a screen added at run time with the remaining field types and predicates', () => {
+  let admin: ReturnType<typeof api>;
+  beforeAll(async () => {
+    admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    // The dictionary exists before anyone signs in: page entry loads the dictionaries once.
+    await admin.post('/api/resources/businessDictionary', {
+      name: '试剂储存条件',
+      details: [
+        { label: '冷藏 2-8℃', value: 'COLD' },
+        { label: '冷冻 -20℃', value: 'FROZEN' },
+      ],
+    });
+    writeFileSync(path.join(schemaDir, 'screens', 'reagent-lot.json'), JSON.stringify(lotScreen));
+    // The server notices the new file by itself (no restart): wait until it serves the screen.
+    const deadline = Date.now() + 10_000;
+    while ((await admin.get('/api/ui/screens/reagent-lot')).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the server never picked up reagent-lot.json');
+    }
+  });
+
+  it('fills textarea, number, date, datetime, remote reference and dictionary controls, showing and enabling fields by their predicates', async () => {
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, LOTS);
+    await page.locator('.screen-page[data-screen="reagent-lot"]').waitFor();
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    await page.locator('#root_lotNo').fill('L-2026-001');
+
+    // 冻融次数 is there only while the storage is frozen.
+    const thawCount = page.locator('label[for="root_thawCount"]');
+    expect(await thawCount.count()).toBe(0);
+    const storage = async (choice: string) => {
+      await page.locator('#root_storage').click();
+      await page.locator(`.ant-select-item-option[title="${choice}"]`).click();
+    };
+    await storage('冷冻 -20℃');
+    await thawCount.waitFor();
+    await storage('冷藏 2-8℃');
+    await thawCount.waitFor({ state: 'detached' });
+    await storage('冷冻 -20℃');
+    await thawCount.waitFor();
+    await page.locator('#root_thawCount').fill('2');
+
+    // 开封时间 can be filled only once 已开封 is switched on.
+    const openedAt = page.locator('#root_openedAt');
+    expect(await openedAt.isDisabled()).toBe(true);
+    await page.locator('#root_opened').click();
+    await eventually(() => openedAt.isEnabled()).toBe(true);
+    await page.locator('#root_opened').click();
+    await eventually(() => openedAt.isDisabled()).toBe(true);
+    await page.locator('#root_opened').click();
+    await eventually(() => openedAt.isEnabled()).toBe(true);
+    await openedAt.click();
+    await page.keyboard.type('2026-03-01 08:30:00');
+    await page.keyboard.press('Enter');
+
+    // The reference searches the other resource on the server as the user types.
+    await page.locator('#root_department').click();
+    await page.keyboard.type('免疫');
+    const offered = page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden) .ant-select-item-option');
+    await eventually(() => offered.allTextContents()).toEqual(['免疫组化室']);
+    await offered.click();
+
+    await page.locator('#root_concentration').fill('0.125');
+    await page.locator('#root_expiry').click();
+    await page.keyboard.type('2026-12-31');
+    await page.keyboard.press('Enter');
+    await page.locator('#root_remark').fill('开封后避光保存\n两周内用完');
+    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page).waitFor({ state: 'detached' });
+
+    // The row reads each value as the user chose it: the dictionary's and the referenced record's labels.
+    const lot = rows(page).filter({ hasText: 'L-2026-001' });
+    await lot.waitFor();
+    for (const shown of ['免疫组化室', '0.125', '2026-12-31', '冷冻 -20℃', '2026-03-01 08:30:00', '开封后避光保存']) await lot.getByText(shown).waitFor();
+    await lot.locator('td').filter({ hasText: /^2$/ }).waitFor();
+    const department = (await admin.get<{ records: { id: number }[] }>(`/api/resources/kindNode?name=${encodeURIComponent('免疫组化室')}`)).body.resultObject.records[0]!.id;
+    const stored = (await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/reagentLot?lotNo=L-2026-001')).body.resultObject.records;
+    expect(stored).toEqual([
+      expect.objectContaining({
+        lotNo: 'L-2026-001',
+        department,
+        concentration: 0.125,
+        expiry: '2026-12-31',
+        storage: 'FROZEN',
+        thawCount: 2,
+        opened: true,
+        openedAt: '2026-03-01 08:30:00',
+        remark: '开封后避光保存\n两周内用完',
+      }),
+    ]);
+
+    // Opened again, the form shows what was stored, with the predicates judged on the stored record.
+    await lot.getByRole('button', { name: /编\s*辑/ }).click();
+    await thawCount.waitFor();
+    expect(await page.locator('#root_thawCount').inputValue()).toBe('2');
+    expect(await openedAt.isEnabled()).toBe(true);
+    expect(await openedAt.inputValue()).toBe('2026-03-01 08:30:00');
+    expect(await page.locator('#root_expiry').inputValue()).toBe('2026-12-31');
+    expect(await page.locator('#root_remark').inputValue()).toBe('开封后避光保存\n两周内用完');
+    await fieldOf(page, 'storage').getByText('冷冻 -20℃').waitFor();
+    await fieldOf(page, 'department').getByText('免疫组化室').waitFor();
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('fits the list page to the window less 105 px: rows scroll inside the table, the pager stays in view', async () => {
+    for (let n = 1; n <= 30; n++) expect((await admin.post('/api/resources/reagentLot', { lotNo: `H-${String(n).padStart(2, '0')}` })).status).toBe(200);
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, LOTS);
+    await rows(page).filter({ hasText: 'H-30' }).waitFor({ state: 'attached' });
+    const screenPage = page.locator('.screen-page[data-screen="reagent-lot"]');
+    const layout = async () => {
+      const [box, pager, filters, body, inner, documentHeight] = await Promise.all([
+        screenPage.boundingBox(),
+        screenPage.locator('.ant-pagination').boundingBox(),
+        screenPage.locator('.screen-filters').boundingBox(),
+        screenPage.locator('.ant-table-body').evaluate((e) => ({ shown: e.clientHeight, rows: e.scrollHeight })),
+        page.evaluate(() => window.innerHeight),
+        page.evaluate(() => document.scrollingElement!.scrollHeight),
+      ]);
+      return { page: box!, pager: pager!, filters: filters!, body, inner, windowScrolls: documentHeight > inner };
+    };
+    /**
+     * The page owns the window less 105 px (a few px less where the shell's header and margins take more),
+     * the window itself never scrolls, the rows scroll inside the table, and the pager sits at the page's
+     * foot, above its padding and the pager's margin, on screen.
+     */
+    const fitted = async () => {
+      await eventually(async () => (await layout()).windowScrolls).toBe(false);
+      const l = await layout();
+      expect(l.page.height).toBeLessThanOrEqual(l.inner - 105);
+      expect(l.page.height).toBeGreaterThanOrEqual(l.inner - 105 - 10);
+      expect(l.body.rows).toBeGreaterThan(l.body.shown);
+      expect(l.pager.y + l.pager.height).toBeLessThanOrEqual(l.inner);
+      expect(l.page.y + l.page.height - (l.pager.y + l.pager.height)).toBeLessThanOrEqual(30);
+      return l;
+    };
+
+    const tall = await fitted();
+    // A lower window: the same page, its rows given 200 px less.
+    await page.setViewportSize({ width: 1400, height: 700 });
+    await eventually(async () => (await layout()).body.shown).toBeLessThanOrEqual(tall.body.shown - 199);
+    const low = await fitted();
+    expect(low.body.shown).toBeGreaterThanOrEqual(tall.body.shown - 201);
+    // A narrower window wraps the filters to a second line: the rows give up that line, not the pager.
+    await page.setViewportSize({ width: 1000, height: 700 });
+    await eventually(async () => (await layout()).filters.height).toBeGreaterThan(low.filters.height + 10);
+    await eventually(async () => (await layout()).body.shown).toBeLessThan(low.body.shown);
+    await fitted();
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });

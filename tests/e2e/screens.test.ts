@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { copySchemas, startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { launchBrowser, newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
-import { signIn } from '../support/shell';
+import { eventually, signIn } from '../support/shell';
 
 /** A screen a configurator adds while the server runs: one file, no code, no migration, no rebuild. */
 const reagentScreen = {
@@ -138,18 +138,40 @@ describe('a screen added as a schema file while the server runs', () => {
     await page.context().close();
   });
 
-  it('exports the list to .xlsx and imports a sheet back', async () => {
+  it('exports the filtered, sorted list to .xlsx and imports a sheet back', async () => {
+    // Rows of this test's own: two match both filters below, the others miss one filter each.
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    await admin.post('/api/resources/reagent', { code: 'X-021', name: '导出甲', kind: 'chem', stock: 9 });
+    await admin.post('/api/resources/reagent', { code: 'X-022', name: '导出乙', kind: 'ihc', stock: 7 });
+    await admin.post('/api/resources/reagent', { code: 'X-023', name: 'CD20 抗体', kind: 'ihc', stock: 1 });
+    await admin.post('/api/resources/reagent', { code: 'X-024', name: '导出丙', kind: 'ihc', stock: 2 });
     const { page } = await newPage(browser);
     await openReagents(page);
+    await page.locator('.screen-filters').getByPlaceholder('试剂名称').fill('导出');
+    await page.locator('.screen-filters .ant-select').click();
+    await page.locator('.ant-select-item-option[title="免疫组化"]').click();
+    await page.getByRole('button', { name: /查\s*询/ }).click();
+    await eventually(() => firstColumn(page)).toEqual(['X-022', 'X-024']);
+    await page.locator('.ant-table-thead th').filter({ hasText: '库存' }).click();
+    await eventually(() => firstColumn(page)).toEqual(['X-024', 'X-022']);
+
+    // The file holds what the list shows: the filtered rows, in the list's order, values as shown.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /导\s*出/ }).click()]);
     const file = path.join(schemaDir, 'export.xlsx');
     await download.saveAs(file);
     const exported = new ExcelJS.Workbook();
     await exported.xlsx.load(readFileSync(file) as unknown as ArrayBuffer);
     const sheet = exported.worksheets[0]!;
-    expect(sheet.getRow(1).values).toEqual(expect.arrayContaining(['试剂编码', '试剂名称', '类别', '库存']));
+    const cells = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
+    expect(cells(1)).toEqual(['试剂编码', '试剂名称', '类别', '库存']);
+    expect([2, 3].map(cells)).toEqual([
+      ['X-024', '导出丙', '免疫组化', 2],
+      ['X-022', '导出乙', '免疫组化', 7],
+    ]);
     expect(sheet.rowCount).toBe(3);
 
+    await page.getByRole('button', { name: /重\s*置/ }).click();
+    await rows(page).filter({ hasText: 'X-023' }).waitFor();
     const book = new ExcelJS.Workbook();
     const ws = book.addWorksheet('导入');
     ws.addRow(['试剂编码', '试剂名称', '类别', '库存']);
@@ -163,6 +185,63 @@ describe('a screen added as a schema file while the server runs', () => {
     });
     await page.getByText('成功导入 2 条').waitFor();
     await rows(page).filter({ hasText: 'CK7 抗体' }).waitFor();
+    await page.context().close();
+  });
+
+  it('refuses a bad record in the browser with the words the server answers for it, in zh-CN and in en-US', async () => {
+    /** The messages the dialog shows under its fields, by field key. */
+    const shownErrors = async (page: Page) => {
+      const out: Record<string, string> = {};
+      for (const field of await dialog(page).locator('.screen-field').filter({ has: page.locator('.screen-field-error') }).all()) {
+        const key = (await field.locator('label').first().getAttribute('for'))!.replace(/^root_/, '');
+        out[key] = (await field.locator('.screen-field-error').textContent())!;
+      }
+      return out;
+    };
+    const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+    /** What the server answers for the same record, asked in the language the browser would send. */
+    const serverErrors = async (locale: string, record: Record<string, unknown>) => {
+      const res = await api(server.url, token, locale).post<{ errors: { field: string; message: string }[] }>('/api/resources/reagent', record);
+      expect(res.status).toBe(400);
+      return Object.fromEntries(res.body.resultObject.errors.map((e) => [e.field, e.message]));
+    };
+    const tooLong = 'x'.repeat(51);
+    const expected = {
+      'zh-CN': {
+        empty: { code: '试剂编码不能为空', name: '试剂名称不能为空' },
+        bad: { code: '编码只能是大写字母、数字和短横线', name: '试剂名称最多50个字符' },
+      },
+      'en-US': {
+        empty: { code: 'Code is required', name: 'Name is required' },
+        bad: { code: 'Upper-case letters, digits and - only', name: 'Name must be at most 50 characters' },
+      },
+    };
+
+    const { page, consoleErrors } = await newPage(browser);
+    await openReagents(page);
+    for (const [locale, create, ok, cancel] of [
+      ['zh-CN', /新\s*增/, /确\s*定/, /取\s*消/],
+      ['en-US', /^Add$/, /^OK$/, /^Cancel$/],
+    ] as const) {
+      await page.getByRole('button', { name: create }).click();
+      await dialog(page).getByRole('button', { name: ok }).click();
+      await eventually(() => shownErrors(page)).toEqual(expected[locale].empty);
+      expect(await serverErrors(locale, {})).toEqual(expected[locale].empty);
+
+      await page.locator('#root_code').fill('abc');
+      await page.locator('#root_name').fill(tooLong);
+      await dialog(page).getByRole('button', { name: ok }).click();
+      await eventually(() => shownErrors(page)).toEqual(expected[locale].bad);
+      expect(await serverErrors(locale, { code: 'abc', name: tooLong })).toEqual(expected[locale].bad);
+
+      await dialog(page).getByRole('button', { name: cancel }).click();
+      await dialog(page).waitFor({ state: 'detached' });
+      // The shell's language switch: the same page, now in English.
+      if (locale === 'zh-CN') await page.getByRole('button', { name: 'language' }).click();
+    }
+    const admin = api(server.url, token);
+    expect((await admin.get<{ total: number }>('/api/resources/reagent?code=abc')).body.resultObject.total).toBe(0);
+    expect(consoleErrors).toEqual([]);
     await page.context().close();
   });
 

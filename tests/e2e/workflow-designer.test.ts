@@ -1,162 +1,416 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
-import { launchBrowser, newPage } from '../support/browser';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { DEMO_PASSWORD } from '../support/server';
+import { newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
+import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
 
-let server: TestServer;
-let browser: Browser;
 const PAGE = '/laboratoryManager/form/workflowDesign';
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+const shared = serverAndBrowser();
 
 const row = (page: Page, key: string) =>
   page
     .locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row')
     .filter({ hasText: key });
+const headers = (page: Page) =>
+  page.locator('[data-testid="process-model-list"] .ant-table-thead th').allTextContents();
 const designer = (page: Page) =>
   page.locator('.ant-modal').filter({ has: page.locator('[data-testid="designer-canvas"]') });
+const dialog = (page: Page, title: string) =>
+  page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 const message = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
 const element = (page: Page, id: string) => page.locator(`.djs-element[data-element-id="${id}"]`);
+const panel = (page: Page) => page.locator('[data-testid="lims-panel"]');
+const lint = (page: Page) => page.locator('[data-testid="lint-issues"]');
+/** antd puts a space between two Chinese characters of a button's label. */
+const button = (scope: Page | Locator, label: string) =>
+  scope.getByRole('button', { name: new RegExp(`^${[...label].join('\\s*')}$`) });
 
-/** Picks an option of an antd select (or auto-complete) opened from the given trigger. */
-async function choose(page: Page, trigger: ReturnType<Page['locator']>, option: string) {
-  await trigger.click();
-  await page
-    .locator('.ant-select-dropdown:visible .ant-select-item-option')
-    .filter({ hasText: option })
-    .first()
-    .click();
+/** A dialog once it has zoomed open: a click while it still grows can land beside its moving buttons. */
+async function opened(modal: Locator): Promise<Locator> {
+  await modal.waitFor();
+  await expect.poll(() => modal.getAttribute('class'), { timeout: 10_000 }).not.toMatch(/-zoom-/);
+  return modal;
+}
+
+/**
+ * Picks an option of an antd select opened from the given trigger and waits until the select shows it.
+ * A click lost to the dropdown's opening slide is tried once more rather than failing three steps on.
+ */
+async function choose(page: Page, trigger: Locator, option: string | RegExp) {
+  const shown = async () => {
+    const text = (await trigger.innerText()).trim();
+    return typeof option === 'string' ? text.includes(option) : option.test(text);
+  };
+  for (let attempt = 1; ; attempt++) {
+    await trigger.click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: option })
+      .first()
+      .click();
+    try {
+      await expect.poll(shown, { timeout: 5_000 }).toBe(true);
+      return;
+    } catch (e) {
+      if (attempt === 2) throw e;
+    }
+  }
 }
 
 /** The id of the element selected last on the canvas (bpmn-js marks it). */
-const selectedId = (page: Page) =>
-  page.locator('.djs-element.selected').first().getAttribute('data-element-id');
+const selectedId = async (page: Page) =>
+  (await page.locator('.djs-element.selected').first().getAttribute('data-element-id'))!;
+const connectionIds = (page: Page) =>
+  page.locator('.djs-connection').evaluateAll((els) => els.map((e) => e.getAttribute('data-element-id')!));
+/** Appends from the selected element through its context pad; answers the new element and the flow into it. */
+async function append(page: Page, action: string): Promise<{ id: string; flow: string }> {
+  const before = await connectionIds(page);
+  const from = await selectedId(page);
+  await page.locator(`.djs-context-pad .entry[data-action="${action}"]`).click();
+  await expect.poll(() => selectedId(page)).not.toBe(from);
+  const flow = (await connectionIds(page)).find((id) => !before.includes(id))!;
+  return { id: await selectedId(page), flow };
+}
+
+/** Clicks a flow on its line (the middle of its box is off the line once it bends). */
+async function clickFlow(page: Page, id: string) {
+  const point = await page
+    .locator(`.djs-connection[data-element-id="${id}"] > .djs-hit`)
+    .first()
+    .evaluate((line: SVGPathElement) => {
+      // 12 px into the flow's first segment (its name sits on the middle), from its path "Mx,yLx,y…".
+      const [a, b] = [...line.getAttribute('d')!.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((p) => [
+        Number(p[1]),
+        Number(p[2]),
+      ]);
+      const [ax, ay, bx, by] = [a![0]!, a![1]!, b![0]!, b![1]!];
+      const t = Math.min(0.5, 12 / Math.hypot(bx - ax, by - ay));
+      const [x, y] = [ax + (bx - ax) * t, ay + (by - ay) * t];
+      const m = line.getScreenCTM()!;
+      return { x: x * m.a + y * m.c + m.e, y: x * m.b + y * m.d + m.f };
+    });
+  await page.mouse.click(point.x, point.y);
+  await expect.poll(() => selectedId(page)).toBe(id);
+}
 
 async function openDesigner(page: Page, key: string, action: '编辑' | '查看') {
-  await row(page, key).getByRole('button', { name: action }).click();
+  await button(row(page, key), action).click();
+  await opened(designer(page));
   await designer(page).locator('.djs-element[data-element-id="startEvent"]').waitFor();
 }
 
+/** One row of the condition dialog: form, control, operator, value and logic as the user reads them. */
+async function conditionRow(conditions: Locator, i: number) {
+  const text = (testId: string) => conditions.locator(`[data-testid="${testId}"]`).nth(i).innerText();
+  return [
+    await text('cond-form'),
+    await text('cond-variable'),
+    await text('cond-operator'),
+    await conditions.locator('[data-testid="cond-value"] input').nth(i).inputValue(),
+    await text('cond-logic'),
+  ];
+}
+
 describe('process model designer (spec 2.4)', () => {
-  it('adds a model, designs it through the context pad and condition builder, saves, reopens, deploys, views and deletes it', async () => {
-    const { page } = await newPage(browser);
-    await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
-    await page.locator('[data-testid="process-model-list"]').waitFor();
-
-    await page.getByRole('button', { name: '新增模型' }).click();
-    await page.locator('[data-testid="new-key"]').fill('e2e_biopsy');
-    await page.locator('[data-testid="new-name"]').fill('端到端活检流程');
+  it('lists org 1 models without a version column, refuses to deploy an undrawn one, copies only from a chosen source and locks synced rows', async () => {
+    const { page } = await newPage(shared.browser);
+    await signIn(page, shared.server.url, 'admin', DEMO_PASSWORD, PAGE);
     await page
-      .locator('.ant-modal')
-      .getByRole('button', { name: /确\s*定|OK/ })
-      .click();
+      .locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row')
+      .first()
+      .waitFor();
+    const columns = await headers(page);
+    expect(columns).toContain('同步状态');
+    expect(columns).not.toContain('版本');
+    // Spec 2.4: the list takes the window less 105 px (less a few px where the shell takes more), never more.
+    const fits = () =>
+      page.evaluate(() => {
+        const list = document.querySelector('[data-testid="process-model-list"]')!.getBoundingClientRect();
+        return {
+          height: list.height,
+          inner: window.innerHeight,
+          scrolls: document.documentElement.scrollHeight > window.innerHeight,
+        };
+      });
+    await expect
+      .poll(async () => {
+        const f = await fits();
+        return f.height <= f.inner - 105 && f.height >= f.inner - 115 && !f.scrolls;
+      })
+      .toBe(true);
+
+    await button(page, '新增模型').click();
+    await opened(dialog(page, '新增模型'));
+    await page.locator('[data-testid="new-key"]').fill('e2e_blank');
+    await page.locator('[data-testid="new-name"]').fill('端到端空流程');
+    await button(dialog(page, '新增模型'), '确定').click();
     await message(page, '新增成功');
-    await row(page, 'e2e_biopsy').waitFor();
 
-    // Start → user task (context pad), with a position from the panel.
-    await openDesigner(page, 'e2e_biopsy', '编辑');
-    await element(page, 'startEvent').click();
-    await page.locator('.djs-context-pad .entry[data-action="append.user-task"]').click();
-    const taskId = (await selectedId(page))!;
-    expect(taskId).toMatch(/Activity_|UserTask/);
-    await choose(page, page.locator('[data-testid="candidate-groups"]'), '检验员');
-    // → exclusive gateway → end event; the flow into the end event gets a condition.
-    await page.locator('.djs-context-pad .entry[data-action="append.gateway"]').click();
-    const gatewayId = (await selectedId(page))!;
-    await page.locator('.djs-context-pad .entry[data-action="append.end-event"]').click();
-    const endId = (await selectedId(page))!;
-    // Unnamed end events are named 完成 (their label is an element of its own).
-    await expect.poll(() => element(page, `${endId}_label`).textContent()).toContain('完成');
-    // The flow just drawn into the end event is the last connection on the canvas.
-    await page.locator('.djs-element.djs-connection').last().click({ force: true });
-    await page.locator('[data-testid="open-condition"]').click();
-    const conditions = page.locator('.ant-modal').filter({ hasText: '条件设置' }).last();
-    await conditions.locator('[data-testid="cond-add"]').click();
-    await choose(page, conditions.locator('[data-testid="cond-form"]'), '自定义字段');
-    await conditions.locator('[data-testid="cond-variable"] input').fill('result');
-    await choose(page, conditions.locator('[data-testid="cond-operator"]'), '==');
-    await conditions.getByRole('button', { name: /保\s*存/ }).click();
-    await message(page, '输入的判断条件不正确，请补足必须输入项。');
-    await choose(page, conditions.locator('[data-testid="cond-value"]'), 'pass');
-    await conditions.getByRole('button', { name: /保\s*存/ }).click();
-    await expect
-      .poll(() => page.locator('[data-testid="condition-text"]').inputValue())
-      .toBe("${result == 'pass'}");
-    // Live checks name what is still missing: the task has positions but no form yet.
-    await page.locator('[data-testid="lint-issues"]').getByText('用户任务未设置表单(formKey)').waitFor();
-    expect(
-      await page
-        .locator('[data-testid="lint-issues"]')
-        .getByText('用户任务未设置岗位(candidateGroups)')
-        .count(),
-    ).toBe(0);
-    await page.locator('[data-testid="designer-ok"]').click();
-    await message(page, '编辑成功');
+    await button(row(page, 'e2e_blank'), '部署').click();
+    await message(page, '部署失败：流程尚未设计，不能部署');
+    await row(page, 'e2e_blank').getByText('未部署').waitFor();
 
-    // Reopened, the diagram keeps the task, its position and the condition.
-    await openDesigner(page, 'e2e_biopsy', '编辑');
-    await element(page, taskId).click();
-    await page.locator('[data-testid="candidate-groups"]').getByText('检验员').waitFor();
-    await element(page, gatewayId).waitFor();
-    await page.locator('[data-testid="view-xml"]').click();
-    await expect
-      .poll(() => page.locator('[data-testid="xml-text"]').textContent())
-      .toContain("${result == 'pass'}");
-    await expect
-      .poll(() => page.locator('[data-testid="xml-text"]').textContent())
-      .toContain('lims:formId="A99999"');
-    await page.keyboard.press('Escape');
-    await designer(page)
-      .getByRole('button', { name: /取\s*消/ })
-      .click();
-    await designer(page).waitFor({ state: 'detached' });
+    await button(row(page, 'e2e_blank'), '拷贝流程图').click();
+    const copy = await opened(dialog(page, '从其他流程拷贝流程图'));
+    const ok = copy.getByRole('button', { name: /确\s*定|OK/ });
+    expect(await ok.isDisabled()).toBe(true);
+    await choose(page, copy.locator('.ant-select'), /./);
+    await expect.poll(() => ok.isDisabled()).toBe(false);
+    await button(copy, '取消').click();
+    await copy.waitFor({ state: 'detached' });
 
-    await row(page, 'e2e_biopsy').getByRole('button', { name: '部署' }).click();
-    await message(page, '部署成功');
-    await row(page, 'e2e_biopsy').getByText('已部署').waitFor();
-
-    await openDesigner(page, 'e2e_biopsy', '查看');
-    await designer(page).locator('.ant-modal-title').getByText('流程追踪').waitFor();
-    await expect(designer(page).locator('.djs-palette').count()).resolves.toBe(0);
-    await element(page, taskId).click();
-    expect(await page.locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(/disabled/);
-    await designer(page)
-      .getByRole('button', { name: /取\s*消/ })
-      .click();
-
-    await row(page, 'e2e_biopsy').getByRole('button', { name: '删除' }).click();
-    const confirm = page
-      .locator('.ant-modal-confirm')
-      .filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
-    await confirm.locator('.ant-modal-confirm-title').getByText('警告').waitFor();
-    await confirm.getByRole('button', { name: /确\s*定/ }).click();
-    await message(page, '删除成功');
-    await row(page, 'e2e_biopsy').waitFor({ state: 'detached' });
+    // Synchronised up (syncFlag 1), a row can no longer be selected.
+    await row(page, 'e2e_blank').locator('.ant-checkbox-input').check();
+    await button(page, '同步公共数据').click();
+    await message(page, '同步成功');
+    await row(page, 'e2e_blank').getByText('已同步').waitFor();
+    expect(await row(page, 'e2e_blank').locator('.ant-checkbox-input').isDisabled()).toBe(true);
   });
 
+  it(
+    'designs start → task → gateway → two conditional ends through the panels, orders the flows, saves, reopens, views, deploys and deletes',
+    { timeout: 180_000 },
+    async () => {
+      const { page } = await newPage(shared.browser);
+      await signIn(page, shared.server.url, 'admin', DEMO_PASSWORD, PAGE);
+      await page.locator('[data-testid="process-model-list"]').waitFor();
+
+      await button(page, '新增模型').click();
+      await opened(dialog(page, '新增模型'));
+      await page.locator('[data-testid="new-key"]').fill('e2e_biopsy');
+      await page.locator('[data-testid="new-name"]').fill('端到端活检流程');
+      await button(dialog(page, '新增模型'), '确定').click();
+      await message(page, '新增成功');
+      await row(page, 'e2e_biopsy').waitFor();
+
+      await openDesigner(page, 'e2e_biopsy', '编辑');
+      const palette = designer(page).locator('.djs-palette');
+      await palette.locator('.entry[data-action="create.user-task"]').waitFor();
+      await palette.locator('.entry[data-action="create.call-activity"]').waitFor();
+      await element(page, 'startEvent').click();
+      await page.locator('.djs-context-pad .entry[data-action="connect"]').waitFor();
+      const pad = await page
+        .locator('.djs-context-pad .entry')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
+      expect(pad.sort()).toEqual([
+        'append.call-activity',
+        'append.end-event',
+        'append.gateway',
+        'append.intermediate-event',
+        'append.user-task',
+        'connect',
+        'delete',
+      ]);
+
+      // An intermediate event is named 终止; removed again through its own context pad.
+      const intermediate = await append(page, 'append.intermediate-event');
+      await expect.poll(() => element(page, `${intermediate.id}_label`).textContent()).toContain('终止');
+      await page.locator('.djs-context-pad .entry[data-action="delete"]').click();
+      await element(page, intermediate.id).waitFor({ state: 'detached' });
+
+      // Start → user task; the live check names what it still lacks until the panel sets form and positions.
+      await element(page, 'startEvent').click();
+      const task = await append(page, 'append.user-task');
+      await lint(page).getByText('用户任务未设置表单(formKey)').waitFor();
+      await lint(page).getByText('用户任务未设置岗位(candidateGroups)').waitFor();
+      await choose(page, panel(page).locator('[data-testid="form-key"]'), '病理申请单');
+      await choose(page, panel(page).locator('[data-testid="candidate-groups"]'), '检验员');
+      await lint(page).getByText('用户任务未设置表单(formKey)').waitFor({ state: 'detached' });
+      await lint(page).getByText('用户任务未设置岗位(candidateGroups)').waitFor({ state: 'detached' });
+
+      // → exclusive gateway → two end events (named 完成), each flow named in the properties panel.
+      const gateway = await append(page, 'append.gateway');
+      const large = await append(page, 'append.end-event');
+      await expect.poll(() => element(page, `${large.id}_label`).textContent()).toContain('完成');
+      await element(page, gateway.id).click();
+      const small = await append(page, 'append.end-event');
+      for (const [flow, name] of [
+        [large.flow, '大标本'],
+        [small.flow, '小标本'],
+      ] as const) {
+        await clickFlow(page, flow);
+        await page.locator('#bio-properties-panel-name').fill(name);
+        await expect.poll(() => element(page, `${flow}_label`).textContent()).toContain(name);
+      }
+
+      // Conditions through the dialog: a number control is compared bare, a text control quoted.
+      await clickFlow(page, large.flow);
+      await panel(page).locator('[data-testid="open-condition"]').click();
+      let conditions = await opened(dialog(page, '条件设置'));
+      await conditions.locator('[data-testid="cond-add"]').click();
+      await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
+      await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
+      await choose(page, conditions.locator('[data-testid="cond-operator"]'), /^>=$/);
+      await button(conditions, '保存').click();
+      await message(page, '输入的判断条件不正确，请补足必须输入项。');
+      await conditions.locator('[data-testid="cond-value"] input').fill('2');
+      await button(conditions, '保存').click();
+      await conditions.waitFor({ state: 'detached' });
+      await expect
+        .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
+        .toBe('${specimenCount >= 2}');
+
+      await clickFlow(page, small.flow);
+      await panel(page).locator('[data-testid="open-condition"]').click();
+      conditions = await opened(dialog(page, '条件设置'));
+      await conditions.locator('[data-testid="cond-add"]').click();
+      await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
+      await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
+      await choose(page, conditions.locator('[data-testid="cond-operator"]'), /^<$/);
+      await conditions.locator('[data-testid="cond-value"] input').fill('2');
+      await choose(page, conditions.locator('[data-testid="cond-logic"]'), '或者(||)');
+      await conditions.locator('[data-testid="cond-add"]').click();
+      await choose(page, conditions.locator('[data-testid="cond-form"]').nth(1), '病理申请单');
+      await choose(
+        page,
+        conditions.locator('[data-testid="cond-variable"]').nth(1),
+        '临床诊断(clinicalDiagnosis)',
+      );
+      await choose(page, conditions.locator('[data-testid="cond-operator"]').nth(1), /^==$/);
+      await conditions.locator('[data-testid="cond-value"] input').nth(1).fill('5');
+      await button(conditions, '保存').click();
+      await conditions.waitFor({ state: 'detached' });
+      const smallCondition = "${specimenCount < 2 || clinicalDiagnosis == '5'}";
+      await expect
+        .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
+        .toBe(smallCondition);
+
+      // Flow order: unordered competing conditions are named; cancel discards a move, save writes it.
+      await element(page, gateway.id).click();
+      await panel(page).getByText('无连线顺序设置').waitFor();
+      await lint(page).getByText('网关的连线未排序（无连线顺序设置）').waitFor();
+      const order = dialog(page, '连线排序设置');
+      const items = () => order.locator('[data-testid="flow-order-item"] > span').allTextContents();
+      await button(panel(page), '排序').click();
+      await opened(order);
+      expect(await items()).toEqual(['大标本', '小标本']);
+      await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').click();
+      expect(await items()).toEqual(['小标本', '大标本']);
+      await button(order, '取消').click();
+      await order.waitFor({ state: 'detached' });
+      await panel(page).getByText('无连线顺序设置').waitFor();
+      await button(panel(page), '排序').click();
+      await opened(order);
+      expect(await items()).toEqual(['大标本', '小标本']);
+      await button(order.locator('[data-testid="flow-order-item"]').nth(0), '下移').click();
+      await button(order, '保存').click();
+      await order.waitFor({ state: 'detached' });
+      await panel(page).getByText('连线排序设置').waitFor();
+      await page.locator('[data-testid="lint-ok"]').waitFor();
+
+      await page.locator('[data-testid="designer-ok"]').click();
+      await message(page, '编辑成功');
+      await designer(page).waitFor({ state: 'detached' });
+
+      // Reopened, every panel shows what was designed, and the condition dialog reads the rows back.
+      await openDesigner(page, 'e2e_biopsy', '编辑');
+      await element(page, task.id).click();
+      await panel(page).locator('[data-testid="form-key"]').getByText('病理申请单').waitFor();
+      await panel(page).locator('[data-testid="candidate-groups"]').getByText('检验员').waitFor();
+      await element(page, gateway.id).click();
+      await panel(page).getByText('连线排序设置').waitFor();
+      await button(panel(page), '排序').click();
+      await opened(order);
+      expect(await items()).toEqual(['小标本', '大标本']);
+      await button(order, '取消').click();
+      await clickFlow(page, small.flow);
+      expect(await page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
+      await panel(page).locator('[data-testid="open-condition"]').click();
+      conditions = await opened(dialog(page, '条件设置'));
+      // The control's label comes once the form's controls are read.
+      await conditions.getByText('临床诊断(clinicalDiagnosis)').waitFor();
+      expect(await conditionRow(conditions, 0)).toEqual([
+        '病理申请单',
+        '标本件数(specimenCount)',
+        '<',
+        '2',
+        '或者(||)',
+      ]);
+      expect(await conditionRow(conditions, 1)).toEqual([
+        '病理申请单',
+        '临床诊断(clinicalDiagnosis)',
+        '==',
+        '5',
+        '无',
+      ]);
+      // Saved again unchanged, the rows give the same text: quoting follows each control's type.
+      await button(conditions, '保存').click();
+      await conditions.waitFor({ state: 'detached' });
+      expect(await panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
+      await page.locator('[data-testid="lint-ok"]').waitFor();
+      await button(designer(page), '取消').click();
+      await designer(page).waitFor({ state: 'detached' });
+
+      // Read-only view: no palette, panels disabled, the order visible but not movable.
+      await openDesigner(page, 'e2e_biopsy', '查看');
+      await designer(page).locator('.ant-modal-title').getByText('流程追踪').waitFor();
+      expect(await designer(page).locator('.djs-palette').count()).toBe(0);
+      await element(page, task.id).click();
+      await panel(page).locator('[data-testid="form-key"]').getByText('病理申请单').waitFor();
+      expect(await panel(page).locator('[data-testid="form-key"]').getAttribute('class')).toMatch(/disabled/);
+      expect(await panel(page).locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(
+        /disabled/,
+      );
+      await element(page, gateway.id).click();
+      await button(panel(page), '查看').click();
+      await opened(order);
+      expect(await items()).toEqual(['小标本', '大标本']);
+      expect(await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').isDisabled()).toBe(
+        true,
+      );
+      await button(order, '取消').click();
+      await button(designer(page), '取消').click();
+      await designer(page).waitFor({ state: 'detached' });
+
+      await button(row(page, 'e2e_biopsy'), '部署').click();
+      await message(page, '部署成功');
+      await row(page, 'e2e_biopsy').getByText('已部署').waitFor();
+
+      const confirm = page
+        .locator('.ant-modal-confirm')
+        .filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
+      await button(row(page, 'e2e_biopsy'), '删除').click();
+      await opened(confirm);
+      await confirm.locator('.ant-modal-confirm-title').getByText('警告').waitFor();
+      await button(confirm, '取消').click();
+      await message(page, '已取消删除');
+      await confirm.waitFor({ state: 'detached' });
+      expect(await row(page, 'e2e_biopsy').count()).toBe(1);
+      await button(row(page, 'e2e_biopsy'), '删除').click();
+      await opened(confirm);
+      await button(confirm, '确定').click();
+      await message(page, '删除成功');
+      await row(page, 'e2e_biopsy').waitFor({ state: 'detached' });
+    },
+  );
+
   it('offers public data by kind of lab and hides it from only-lab users', async () => {
-    const { page } = await newPage(browser);
-    await signIn(page, server.url, 'lab2admin', DEMO_PASSWORD, PAGE);
+    const { page } = await newPage(shared.browser);
+    await signIn(page, shared.server.url, 'lab2admin', DEMO_PASSWORD, PAGE);
     await page.getByRole('button', { name: '导入公共数据' }).waitFor();
-    const only = await newPage(browser);
-    await signIn(only.page, server.url, 'onlyadmin', DEMO_PASSWORD, PAGE);
+    const only = await newPage(shared.browser);
+    await signIn(only.page, shared.server.url, 'onlyadmin', DEMO_PASSWORD, PAGE);
     await only.page.locator('[data-testid="process-model-list"]').waitFor();
     expect(await only.page.getByRole('button', { name: /公共数据/ }).count()).toBe(0);
   });
 
   it('distributes a base model to a lab, which sees the newer version and confirms it', async () => {
-    const { page } = await newPage(browser);
-    await signIn(page, server.url, 'baseadmin', DEMO_PASSWORD, '/groupManager/publicWorkflow/workflowDesign');
+    const { page } = await newPage(shared.browser);
+    await signIn(
+      page,
+      shared.server.url,
+      'baseadmin',
+      DEMO_PASSWORD,
+      '/groupManager/publicWorkflow/workflowDesign',
+    );
+    // The base organisation sees each model's version (hidden for org 1 only).
+    await row(page, 'general_inspection').waitFor();
+    expect(await headers(page)).toContain('版本');
     await row(page, 'general_inspection').locator('.ant-checkbox-input').check();
     await page.getByRole('button', { name: '下发公共数据' }).click();
+    await opened(page.locator('.ant-modal').filter({ hasText: '选择下发实验室' }));
     await page
       .locator('.ant-modal')
       .filter({ hasText: '选择下发实验室' })
@@ -175,23 +429,25 @@ describe('process model designer (spec 2.4)', () => {
     await message(page, '下发成功');
 
     // The base organisation changes the model (the designer's save call), so the lab copy has news.
-    const token = await tokenFor(server.url, 'baseadmin', DEMO_PASSWORD);
+    const token = await tokenFor(shared.server.url, 'baseadmin', DEMO_PASSWORD);
     const base = (
-      await api(server.url, token).get<{ id: string; key: string }[]>('/api/workflow/model/list?orgId=0')
+      await api(shared.server.url, token).get<{ id: string; key: string }[]>(
+        '/api/workflow/model/list?orgId=0',
+      )
     ).body.resultObject;
     const source = base.find((m) => m.key === 'general_inspection')!;
     const xml = (
-      await api(server.url, token).get<{ bpmnXml: string }>(`/api/workflow/model/${source.id}/xml`)
+      await api(shared.server.url, token).get<{ bpmnXml: string }>(`/api/workflow/model/${source.id}/xml`)
     ).body.resultObject.bpmnXml;
-    const saved = await fetch(`${server.url}/api/workflow/model/${source.id}/xml/save`, {
+    const saved = await fetch(`${shared.server.url}/api/workflow/model/${source.id}/xml/save`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ bpmn_xml: xml.replace('上机检验', '上机检验（复检）'), svg_xml: '' }),
     });
     expect(saved.status).toBe(200);
 
-    const lab = await newPage(browser);
-    await signIn(lab.page, server.url, 'lab3admin', DEMO_PASSWORD, PAGE);
+    const lab = await newPage(shared.browser);
+    await signIn(lab.page, shared.server.url, 'lab3admin', DEMO_PASSWORD, PAGE);
     await row(lab.page, 'general_inspection').getByText('有新版本 v2').waitFor();
     await lab.page.getByRole('button', { name: '确认更新' }).click();
     await message(lab.page, '更新成功');

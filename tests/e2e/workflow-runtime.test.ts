@@ -4,7 +4,7 @@ import { api, tokenFor } from '../support/client';
 import { launchBrowser, newPage } from '../support/browser';
 import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 import { eventually, signIn, waitForDashboard } from '../support/shell';
-import { biopsyModel, createFormPage, createRole, createStaff, OWN_PASSWORD, saveXml } from '../support/workflow';
+import { biopsyModel, createFormPage, createRole, createStaff, deployXml, modelXml, OWN_PASSWORD, saveXml } from '../support/workflow';
 
 /**
  * A deployed model runs in the browser (issue 5): deployed from the model list, started by a specimen
@@ -109,6 +109,58 @@ describe('a deployed model runs (issue 5)', () => {
     await admin.locator('[data-testid="process-instances"] .ant-table-row').filter({ hasText: BARCODE }).filter({ hasText: '大标本制片' }).waitFor();
     expect(consoleErrors).toEqual([]);
   }, 110_000);
+
+  it('the workflow manager suspends and resumes an instance, and deletes it only once the warning is confirmed', async () => {
+    const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+    const admin = api(server.url, token);
+    const key = 'e2e_manage';
+    const xml = modelXml(
+      key,
+      '流程管理测试',
+      [
+        { id: 'start', kind: 'startEvent' },
+        { id: 'accept', kind: 'userTask', name: '标本接收' },
+        { id: 'end', kind: 'endEvent' },
+      ],
+      [
+        { id: 'a', from: 'start', to: 'accept' },
+        { id: 'b', from: 'accept', to: 'end' },
+      ],
+    );
+    await deployXml(server.url, token, admin, key, xml, 4);
+    const started = await admin.post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey: key, businessKey: 'MANAGE-0001' });
+    expect(started.body.resultCode, started.body.resultMessage).toBe(200);
+    const id = started.body.resultObject.processInstanceId;
+    const statusOnServer = async () => (await admin.get<{ status: string }>(`/api/workflow/process/${id}`)).body.resultObject.status;
+
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/activiti/manage');
+    const row = page.locator('[data-testid="process-instances"] .ant-table-row').filter({ hasText: 'MANAGE-0001' });
+    await row.filter({ hasText: '运行中' }).filter({ hasText: '标本接收' }).waitFor();
+
+    // Suspend: the row says so, offers 激活 instead, and the instance is suspended on the server.
+    await row.getByRole('button', { name: /挂\s*起/ }).click();
+    await row.filter({ hasText: '已挂起' }).waitFor();
+    expect(await statusOnServer()).toBe('suspended');
+    await row.getByRole('button', { name: /激\s*活/ }).click();
+    await row.filter({ hasText: '运行中' }).waitFor();
+    expect(await statusOnServer()).toBe('running');
+
+    // Delete warns first (spec 8); cancelling keeps the instance.
+    const warning = page.locator('.ant-modal-confirm').filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
+    await row.getByRole('button', { name: /删\s*除/ }).click();
+    await warning.locator('.ant-modal-confirm-title').filter({ hasText: '警告' }).waitFor();
+    await warning.getByRole('button', { name: /取\s*消/ }).click();
+    await warning.waitFor({ state: 'hidden' });
+    expect(await row.count()).toBe(1);
+    expect(await statusOnServer()).toBe('running');
+    // Confirmed, the instance is gone from the list and from the server.
+    await row.getByRole('button', { name: /删\s*除/ }).click();
+    await warning.getByRole('button', { name: /确\s*定/ }).click();
+    await row.waitFor({ state: 'detached' });
+    expect((await admin.get(`/api/workflow/process/${id}`)).status).toBe(404);
+    expect(consoleErrors).toEqual([]);
+  });
 
   it('fills in a form page on the form data demo, saves it and lists it', async () => {
     const { page, consoleErrors } = await newPage(browser);

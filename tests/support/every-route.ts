@@ -3,13 +3,16 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { tab } from './shell';
 import { flattenMenus, type MenuFile, type MenuNode } from '../../src/shared/menu/types';
+import { labTypeWrites, screenAllows, type LabType } from '../../src/shared/screens/access';
+import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 /**
  * Visiting every route of the spec 2.2 tree (issue 6), for the administrator's and the editor's e2e
  * files, which run beside each other: each page the role sees renders its table with demo rows (or its
  * hand-written page), opens its create dialog where the role may create, and logs no console error.
  */
-const menuFile = JSON.parse(readFileSync(path.resolve(import.meta.dirname, '../../schemas/menus.json'), 'utf8')) as MenuFile;
+const schemaDir = path.resolve(import.meta.dirname, '../../schemas');
+const menuFile = JSON.parse(readFileSync(path.join(schemaDir, 'menus.json'), 'utf8')) as MenuFile;
 
 export interface Leaf {
   path: string;
@@ -18,6 +21,27 @@ export interface Leaf {
   adminOnly: boolean;
   /** Path of the highest admin-only node on the way to the route (the route itself, or a section). */
   adminOnlyTop?: string;
+  /** A public-platform route (spec 6): only the base organisation writes there. */
+  basic: boolean;
+}
+
+/** Who visits: the role and the lab type of the user's organisation (spec 1). */
+export interface Visitor {
+  role: 'admin' | 'editor';
+  labType: LabType;
+}
+
+/**
+ * Whether the visitor must find a 新增 button on the screen, read from its schema file: the toolbar
+ * declares create, the schema's permissions let the role create and the lab type write, and a
+ * public-platform route is written by the base organisation only.
+ */
+function createExpected(screenId: string, leaf: Leaf, visitor: Visitor): boolean {
+  const screen = JSON.parse(readFileSync(path.join(schemaDir, 'screens', `${screenId}.json`), 'utf8')) as ScreenSchema;
+  const create = screen.actions?.toolbar?.find((a) => a.kind === 'create');
+  if (!create || (create.roles && !create.roles.includes(visitor.role))) return false;
+  const writes = labTypeWrites(screen, visitor.labType) && (!leaf.basic || visitor.labType === 'base');
+  return writes && screenAllows(screen, create.permission ?? 'create', [visitor.role]);
 }
 
 const closedToEditor = (node: MenuNode) => !!node.meta.roles && !node.meta.roles.includes('editor');
@@ -30,7 +54,8 @@ function leavesOf(nodes: MenuNode[]): Leaf[] {
       const chain: { fullPath: string; node: MenuNode }[] = [];
       for (let at = byPath.get(fullPath); at; at = at.parentPath ? byPath.get(at.parentPath) : undefined) chain.unshift(at);
       const top = chain.find((c) => closedToEditor(c.node));
-      return { path: fullPath, title: node.meta.title['zh-CN'], adminOnly: top !== undefined, adminOnlyTop: top?.fullPath };
+      const basic = chain.some((c) => c.node.meta.isBasic);
+      return { path: fullPath, title: node.meta.title['zh-CN'], adminOnly: top !== undefined, adminOnlyTop: top?.fullPath, basic };
     });
 }
 
@@ -89,10 +114,15 @@ async function settle(page: Page, title: string, timeout = 15_000): Promise<Show
   }
 }
 
-/** Opens the visible screen's create dialog, if the role may create there, and closes it again; answers a problem or null. */
-async function tryCreateDialog(page: Page): Promise<string | null> {
+/**
+ * Opens the visible screen's create dialog and closes it again, where the visitor may create; answers
+ * a problem or null. A 新增 button shown where the schema forbids it is a problem too.
+ */
+async function tryCreateDialog(page: Page, expected: boolean): Promise<string | null> {
   const create = page.locator('.screen-page:visible .screen-toolbar').getByRole('button', { name: /^新\s*增$/ });
-  if ((await create.count()) === 0) return null;
+  const shown = (await create.count()) > 0;
+  if (shown !== expected) return expected ? 'no 新增 button, though the schema lets this user create' : 'a 新增 button the schema does not allow';
+  if (!shown) return null;
   await create.first().click();
   const dialog = page.locator('.ant-modal.record-dialog');
   try {
@@ -134,7 +164,7 @@ function sidebarKeys(page: Page): Promise<string[]> {
  * Visits each route in turn and says what is wrong with it. The tab of the route before is closed
  * (middle click, spec 2.3) so kept-alive views do not pile up in the page.
  */
-export async function visitAll(page: Page, consoleErrors: string[], leaves: Leaf[], seenKeys: Set<string>): Promise<string[]> {
+export async function visitAll(page: Page, visitor: Visitor, consoleErrors: string[], leaves: Leaf[], seenKeys: Set<string>): Promise<string[]> {
   const problems: string[] = [];
   let previous: string | undefined;
   for (const leaf of leaves) {
@@ -147,7 +177,7 @@ export async function visitAll(page: Page, consoleErrors: string[], leaves: Leaf
     else if (shown.kind === 'loading') problems.push(`${where}: still loading after 15 s`);
     else if (shown.kind === 'placeholder') problems.push(`${where}: only a placeholder`);
     else if (shown.kind === 'rows') {
-      const problem = await tryCreateDialog(page);
+      const problem = await tryCreateDialog(page, createExpected(shown.detail, leaf, visitor));
       if (problem) problems.push(`${where}: ${problem}`);
     }
     for (const key of await sidebarKeys(page)) seenKeys.add(key);

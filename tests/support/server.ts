@@ -3,6 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { UNLOGGED_WRITE } from '../../src/server/logs/unloggedWrites';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'Demo@2026pw';
@@ -120,6 +121,9 @@ async function launch(l: Launch): Promise<TestServer> {
       await end('SIGTERM');
       await l.dropDatabase?.();
       rmSync(l.dataDir, { recursive: true, force: true });
+      // Every write the file's tests made must be in the operation log (src/server/logs/unloggedWrites.ts).
+      const unlogged = log.join('').split('\n').filter((line) => line.includes(UNLOGGED_WRITE));
+      if (unlogged.length) throw new Error(`the server wrote without an operation-log entry:\n${unlogged.join('\n')}`);
     },
     output: () => log.join(''),
   };

@@ -1,31 +1,88 @@
 import { describe, expect, it } from 'vitest';
+import { evaluateCondition } from '../../src/shared/expression';
 import {
   buildExpression,
+  isNumericControl,
   newRow,
   parseExpression,
   passWeightCondition,
   passWeightOf,
   rowProblems,
-} from '../../src/web/workflow/conditions';
+} from '../../src/shared/expression/conditions';
 
 describe('condition builder expressions (spec 2.4, 5)', () => {
-  it('quotes text values, leaves numbers bare and joins rows by their logic', () => {
+  it('quotes the values of text variables, leaves those of numeric variables bare and joins rows by their logic', () => {
     const rows = [
       newRow({ formId: 'F1', variable: 'result', conditionalOpt: '==', conditionalVal: 'pass', logic: '&&' }),
       newRow({
-        formId: 'A99999',
+        formId: 'F3',
         variable: 'tumorSize',
         conditionalOpt: '>=',
         conditionalVal: '3.5',
         logic: '||',
+        numeric: true,
       }),
       newRow({ formId: 'F2', variable: 'site', conditionalOpt: '!=', conditionalVal: "it's" }),
     ];
     const built = buildExpression(rows);
     expect(built.expression).toBe("${result == 'pass' && tumorSize >= 3.5 || site != 'it\\'s'}");
-    expect(built.formId).toBe('F1,A99999,F2');
+    expect(built.formId).toBe('F1,F3,F2');
     const back = parseExpression(built.expression, built.formId)!;
     expect(back.map(({ id: _id, ...r }) => r)).toEqual(rows.map(({ id: _id, ...r }) => r));
+  });
+
+  it('decides quoting by the variable, not the value: a text control compared with 5 gets the text 5', () => {
+    const text = newRow({
+      formId: 'F1',
+      variable: 'clinicalDiagnosis',
+      conditionalOpt: '==',
+      conditionalVal: '5',
+    });
+    const number = newRow({
+      formId: 'F1',
+      variable: 'specimenCount',
+      conditionalOpt: '==',
+      conditionalVal: '5',
+      numeric: true,
+    });
+    expect(buildExpression([text]).expression).toBe("${clinicalDiagnosis == '5'}");
+    expect(buildExpression([number]).expression).toBe('${specimenCount == 5}');
+    // A numeric variable keeps a value that looks like text as a number would never match it: refused.
+    expect(rowProblems([{ ...number, conditionalVal: 'abc' }])).toEqual(['第1个条件,数值变量的值须为数字']);
+    // Text that happens to read like a word or a negative number stays quoted for a text variable.
+    expect(
+      buildExpression([
+        { ...text, conditionalVal: '-2.5', logic: '&&' },
+        { ...text, conditionalVal: 'x' },
+      ]).expression,
+    ).toBe("${clinicalDiagnosis == '-2.5' && clinicalDiagnosis == 'x'}");
+
+    // Round trip: a reopened flow gives back each row with its variable's kind.
+    const rows = [
+      { ...text, logic: '||' as const },
+      { ...number, conditionalOpt: '>=' as const },
+    ];
+    const built = buildExpression(rows);
+    expect(built.expression).toBe("${clinicalDiagnosis == '5' || specimenCount >= 5}");
+    const back = parseExpression(built.expression, built.formId)!;
+    expect(back.map(({ id: _id, ...r }) => r)).toEqual(rows.map(({ id: _id, ...r }) => r));
+    expect(buildExpression(back).expression).toBe(built.expression);
+
+    // What the engine makes of them, with form values as they arrive (text).
+    expect(evaluateCondition(built.expression, { clinicalDiagnosis: '5', specimenCount: '1' })).toBe(true);
+    expect(evaluateCondition(built.expression, { clinicalDiagnosis: 'x', specimenCount: '6' })).toBe(true);
+    expect(evaluateCondition(built.expression, { clinicalDiagnosis: 'x', specimenCount: '4' })).toBe(false);
+  });
+
+  it("reads a numeric variable from the form element's declared control type", () => {
+    expect(isNumericControl({ controlType: 'number' })).toBe(true);
+    expect(isNumericControl({ controlType: 'input', numeric: true })).toBe(true);
+    // An element with no declared type is a text input, as the task form shows it.
+    expect(isNumericControl({ numeric: true })).toBe(true);
+    expect(isNumericControl({ controlType: 'input' })).toBe(false);
+    expect(isNumericControl({ controlType: 'textarea', numeric: true })).toBe(false);
+    expect(isNumericControl({ controlType: 'select' })).toBe(false);
+    expect(isNumericControl({ controlType: 'result' })).toBe(false);
   });
 
   it('names every missing part and missing logic in the spec messages', () => {

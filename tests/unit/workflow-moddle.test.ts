@@ -1,13 +1,16 @@
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { moddleExtensions } from '../../src/web/workflow/designer/moddle';
-import { passWeightCondition, passWeightOf, parseExpression } from '../../src/web/workflow/conditions';
+import { moddleExtensions, stampDesigner } from '../../src/web/workflow/designer/moddle';
+import { lintDiagram } from '../../src/web/workflow/designer/lint';
+import { modelProblems, readModel } from '../../src/server/workflow/engine/validate';
+import { passWeightCondition, passWeightOf, parseExpression } from '../../src/shared/expression/conditions';
 
 interface El {
   id: string;
   $type: string;
   $attrs: Record<string, string>;
   get(name: string): unknown;
+  set(name: string, value: unknown): void;
   flowElements?: El[];
   rootElements?: El[];
   loopCharacteristics?: El & { isSequential?: boolean; completionCondition?: { body: string } };
@@ -98,5 +101,38 @@ describe('copy flowchart (spec 2.4)', () => {
     const diagram = (copied.rootElement as El & { diagrams: { plane: { bpmnElement: { id: string } } }[] })
       .diagrams[0]!;
     expect(diagram.plane.bpmnElement.id).toBe('he_stain');
+  });
+});
+
+describe("lab rules: the designer's live check and deploy agree (issue 4)", () => {
+  it('refuses at deploy what the designer lists, for diagrams the designer saved only', async () => {
+    const { rootElement } = await moddle.fromXML(ACTIVITI, 'bpmn:Definitions');
+    const p = processOf(rootElement);
+    // The task loses its positions; the gateway's order names only one of its two conditional flows.
+    byId(p, 'stain').set('activiti:candidateGroups', undefined);
+    byId(p, 'gw').set('lims:sequenceFlowOrder', 'ok');
+
+    const live = await lintDiagram(rootElement);
+    expect(live.filter((i) => i.rule === 'lab-rules').map((i) => [i.id, i.message])).toEqual([
+      ['stain', '用户任务未设置岗位(candidateGroups)'],
+      ['gw', '网关的连线未排序（无连线顺序设置）'],
+    ]);
+
+    // From elsewhere (no exporter of ours) it runs as Activiti runs it: nothing to refuse.
+    const foreign = (await moddle.toXML(rootElement)).xml;
+    expect(await modelProblems(await readModel(foreign), 'ihc')).toEqual([]);
+    stampDesigner(rootElement as El & { exporter?: string });
+    const designed = (await moddle.toXML(rootElement)).xml;
+    expect(designed).toContain('exporter="LIMS designer"');
+    expect(await modelProblems(await readModel(designed), 'ihc')).toEqual([
+      'stain: the user task has no positions (candidateGroups) (user-task-groups)',
+      'gw: the conditional flows of the gateway are not ordered (flow order) (gateway-flow-order)',
+    ]);
+
+    // Put right in the designer, the same diagram deploys and the live check is clean.
+    byId(p, 'stain').set('activiti:candidateGroups', '1001');
+    byId(p, 'gw').set('lims:sequenceFlowOrder', 'redo,ok');
+    expect((await lintDiagram(rootElement)).filter((i) => i.rule === 'lab-rules')).toEqual([]);
+    expect(await modelProblems(await readModel((await moddle.toXML(rootElement)).xml), 'ihc')).toEqual([]);
   });
 });

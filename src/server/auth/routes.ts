@@ -52,13 +52,18 @@ async function signIn(ctx: AppContext, request: FastifyRequest<{ Body: TokenForm
     return refuse(reply, 400, 'invalid_grant', t('login.badCredentials', locale));
   }
   if (account.locked) return refuse(reply, 400, 'account_locked', t('login.locked', locale));
+  // Sign-ins and locks go to the operation log too: who entered the LIMS, from where, is part of its audit.
+  const audit = (action: 'login' | 'lock') =>
+    appendLog(ctx.db, { id: account.id, userAccount: account.userAccount, orgId: account.orgId }, { resource: 'user', recordId: account.id, action, ip: request.ip });
   if (!(await verifyPassword(account.passwordHash, password))) {
     const after = await recordFailedLogin(ctx.db, account.id);
+    if (after.locked) await audit('lock');
     if (after.locked) return refuse(reply, 400, 'account_locked', t('login.locked', locale));
     const left = MAX_FAILED_ATTEMPTS - after.failedAttempts;
     return refuse(reply, 400, 'invalid_grant', t('login.badCredentialsRemaining', locale, { n: left }));
   }
   await recordGoodLogin(ctx.db, account.id);
+  await audit('login');
   const token = await issueToken(ctx.db, account.id, ctx.now(), ctx.config.tokenTtlSeconds);
   const user = await getUser(ctx.db, account.id);
   return {

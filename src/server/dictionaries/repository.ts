@@ -230,3 +230,15 @@ export async function replaceDetails(db: Queryable, dictionary: Dictionary, want
 export async function flagDictionaryCopies(db: Queryable, sourceId: number): Promise<void> {
   await db.query('update dictionary set sync_flag = 2 where source_org_id = 0 and source_id = $1', [sourceId]);
 }
+
+/** The entries (value → label) of a dictionary by name, as the organisation sees it: its own, else the shared one. */
+export async function dictionaryEntries(db: Queryable, orgId: number, name: string): Promise<Map<string, string>> {
+  const rows = await db.query<{ value: string; label: string }>(
+    `select dd.value, dd.label from dictionary_detail dd
+      where dd.dictionary_id = (select d.id from dictionary d where d.name = $2 and (d.org_id = $1 or d.org_id is null)
+                                 order by d.org_id nulls last limit 1)
+      order by dd.sort, dd.id`,
+    [orgId, name],
+  );
+  return new Map(rows.map((r) => [r.value, r.label]));
+}

@@ -53,6 +53,8 @@ export async function checkReceiver(ctx: AppContext, request: FastifyRequest, sc
     throw badRequest('login.badCredentialsRemaining', { n: MAX_FAILED_ATTEMPTS - after.failedAttempts });
   }
   await recordGoodLogin(ctx.db, login.id);
+  // Whose password was checked, by whom: as much a part of the handover's audit as the refusals.
+  await appendLog(ctx.db, actor, { resource: HANDOVER, recordId: null, action: 'receiverChecked', after: { userAccount: account }, ip: request.ip });
   const user = await getUser(ctx.db, login.id);
   if (!user || user.orgId !== actor.orgId) throw badRequest('handover.receiver.otherLab', { account });
   if (!screenAllows(screen, 'update', user.roles)) throw badRequest('handover.receiver.notAllowed', { account });

@@ -5,6 +5,7 @@ import { isEmpty, type RecordValues } from '../../shared/screens/predicate.js';
 import { screenMessage } from '../../shared/screens/messages.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Queryable } from '../db/database.js';
+import { dictionaryEntries } from '../dictionaries/repository.js';
 import type { AuthUser } from '../auth/actor.js';
 import { InvalidRecord } from '../http/envelope.js';
 import { appendLog } from './audit.js';
@@ -23,8 +24,10 @@ export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): E
   const label = record.labels?.[field.key];
   if (label !== undefined) return Array.isArray(label) ? label.join('、') : label;
   switch (field.type) {
-    case 'enum':
-      return field.options?.find((o) => o.value === value)?.label[locale] ?? String(value);
+    case 'enum': {
+      const label = (v: unknown) => field.options?.find((o) => o.value === v)?.label[locale] ?? String(v);
+      return Array.isArray(value) ? value.map(label).join('、') : label(value);
+    }
     case 'boolean':
       return value ? YES[locale] : NO[locale];
     case 'integer':
@@ -60,7 +63,7 @@ function text(cell: ExcelJS.CellValue): string {
 }
 
 /** A cell as the field's value; undefined when the cell is empty, the raw text when it cannot be read. */
-function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string, number>): unknown {
+function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string, number | string>): unknown {
   const raw = text(cell);
   if (raw === '') return undefined;
   switch (field.type) {
@@ -70,8 +73,11 @@ function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string,
       return Number.isFinite(Number(raw)) ? Number(raw) : raw;
     case 'boolean':
       return ['是', 'yes', 'true', '1', 'y'].includes(raw.toLowerCase()) ? true : ['否', 'no', 'false', '0', 'n'].includes(raw.toLowerCase()) ? false : raw;
-    case 'enum':
-      return field.options?.find((o) => o.label['zh-CN'] === raw || o.label['en-US'] === raw || String(o.value) === raw)?.value ?? raw;
+    case 'enum': {
+      // A dictionary's entries come in as labels (as exported) or codes; refIds maps label → code here.
+      const one = (s: string) => field.options?.find((o) => o.label['zh-CN'] === s || o.label['en-US'] === s || String(o.value) === s)?.value ?? refIds.get(s) ?? s;
+      return field.multiple ? raw.split(/[、,，]/).map((s) => one(s.trim())).filter((s) => s !== '') : one(raw);
+    }
     case 'reference':
     case 'tree': {
       const multiple = field.type === 'reference' ? field.reference?.multiple : field.tree?.multiple;
@@ -92,9 +98,12 @@ function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string,
 }
 
 /** Titles of the records a reference may point to, so a sheet can name them instead of giving ids. */
-async function referenceTitles(db: Queryable, screen: ScreenSchema, orgId: number): Promise<Map<string, Map<string, number>>> {
-  const out = new Map<string, Map<string, number>>();
+async function referenceTitles(db: Queryable, screen: ScreenSchema, orgId: number): Promise<Map<string, Map<string, number | string>>> {
+  const out = new Map<string, Map<string, number | string>>();
   for (const field of screen.fields) {
+    if (field.type === 'enum' && field.dictionary) {
+      out.set(field.key, new Map([...(await dictionaryEntries(db, orgId, field.dictionary))].map(([value, label]) => [label, value])));
+    }
     const ref = field.type === 'reference' ? field.reference : field.type === 'tree' ? field.tree : undefined;
     if (!ref) continue;
     const rows = await db.query<{ id: number; title: string }>(

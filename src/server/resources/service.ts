@@ -4,6 +4,7 @@ import { validateRecord, type FieldError } from '../../shared/screens/validate.j
 import { screenMessage } from '../../shared/screens/messages.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Queryable } from '../db/database.js';
+import { dictionaryEntries } from '../dictionaries/repository.js';
 import { existingIds, findDuplicate, titlesOf, type StoredRecord } from './repository.js';
 
 /** A record as the API shows it: the document's fields beside the row's own (id, version, …). */
@@ -42,6 +43,7 @@ const idsIn = (value: unknown): number[] => (Array.isArray(value) ? value : [val
 /** Adds `labels` for reference and tree fields: one query per field for the whole page. */
 export async function withLabels(db: Queryable, screen: ScreenSchema, orgId: number, records: ApiRecord[]): Promise<ApiRecord[]> {
   for (const field of screen.fields) {
+    if (field.type === 'enum' && field.dictionary) await withDictionaryLabels(db, field, field.dictionary, orgId, records);
     const ref = refOf(field);
     if (!ref) continue;
     const titles = await titlesOf(db, ref.resource, ref.labelField, orgId, [...new Set(records.flatMap((r) => idsIn(r[field.key])))]);
@@ -53,6 +55,18 @@ export async function withLabels(db: Queryable, screen: ScreenSchema, orgId: num
     }
   }
   return records;
+}
+
+/** An enum kept in a dictionary (spec 7.4) shows its entries' labels, as the list and the workbook read. */
+async function withDictionaryLabels(db: Queryable, field: FieldDef, dictionary: string, orgId: number, records: ApiRecord[]) {
+  if (!records.some((r) => !isEmpty(r[field.key]))) return;
+  const entries = await dictionaryEntries(db, orgId, dictionary);
+  const label = (v: unknown) => entries.get(String(v)) ?? String(v);
+  for (const record of records) {
+    const value = record[field.key];
+    if (isEmpty(value)) continue;
+    record.labels = { ...record.labels, [field.key]: Array.isArray(value) ? value.map(label) : label(value) };
+  }
 }
 
 /** Only the schema's user-written fields, with defaults for new records; read-only ones are the server's. */

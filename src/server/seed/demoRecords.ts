@@ -45,8 +45,11 @@ function targetOf(field: FieldDef, byResource: Map<string, ScreenSchema>): { res
 
 const allFields = (fields: readonly FieldDef[]): FieldDef[] => fields.flatMap((f) => [f, ...allFields(f.itemFields ?? [])]);
 
-/** Reads and shape-checks every demo file; each must name a screen by its file name and that screen's resource. */
-export function readDemoFiles(schemaDir: string, screens: ScreenSchema[]): LoadedDemo[] {
+/**
+ * Reads and shape-checks every demo file; each must name a screen by its file name and that screen's
+ * resource. Files of screens not served (invalid) are left out, their resources added to `waiting`.
+ */
+export function readDemoFiles(schemaDir: string, screens: ScreenSchema[], waiting?: Set<string>): LoadedDemo[] {
   const dir = path.join(schemaDir, 'demo');
   if (!existsSync(dir)) return [];
   const validate = new Ajv({ allErrors: false, strict: false }).compile<DemoFile>(
@@ -55,7 +58,7 @@ export function readDemoFiles(schemaDir: string, screens: ScreenSchema[]): Loade
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .sort()
-    .map((name) => {
+    .flatMap((name): LoadedDemo[] => {
       const file = path.relative(path.dirname(schemaDir), path.join(dir, name));
       let demo: unknown;
       try {
@@ -68,12 +71,30 @@ export function readDemoFiles(schemaDir: string, screens: ScreenSchema[]): Loade
         throw new DemoDataError(`${file}: ${e?.instancePath || '/'} ${e?.message ?? 'is invalid'}`);
       }
       const screen = screens.find((s) => s.id === name.replace(/\.json$/, ''));
+      // A screen file that is there but invalid is reported by the screen registry and not served:
+      // its demo rows wait for the file to be fixed (`waiting`), and the rest of the LIMS starts.
+      if (!screen && existsSync(path.join(schemaDir, 'screens', name))) {
+        waiting?.add((demo as DemoFile).resource);
+        return [];
+      }
       if (!screen) throw new DemoDataError(`${file}: no screen ${name} in schemas/screens`);
       if (screen.resource.name !== demo.resource) {
         throw new DemoDataError(`${file}: resource "${demo.resource}" is not the screen's resource "${screen.resource.name}"`);
       }
-      return { file, screen, demo };
+      return [{ file, screen, demo }];
     });
+}
+
+/** The files that can be seeded now: those whose rows refer to no waiting resource, directly or through another file. */
+function withoutWaiting(files: LoadedDemo[], waiting: Set<string>, screens: ScreenSchema[]): LoadedDemo[] {
+  const byResource = new Map(screens.map((s) => [s.resource.name, s]));
+  const waits = (f: LoadedDemo) => allFields(f.screen.fields).some((field) => waiting.has(targetOf(field, byResource)?.resource ?? ''));
+  let left = files;
+  for (let blocked = left.filter(waits); blocked.length > 0; blocked = left.filter(waits)) {
+    for (const f of blocked) waiting.add(f.demo.resource);
+    left = left.filter((f) => !blocked.includes(f));
+  }
+  return left;
 }
 
 /** Files whose rows others refer to come first; a cycle between files cannot be seeded and is named. */
@@ -402,7 +423,8 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
  */
 export async function seedDemoRecords(db: Queryable, schemaDir: string, screens: ScreenSchema[], labOrgIds: number[]): Promise<number> {
   const byResource = new Map(screens.map((s) => [s.resource.name, s]));
-  const files = orderByReferences(readDemoFiles(schemaDir, screens), screens);
+  const waiting = new Set<string>();
+  const files = orderByReferences(withoutWaiting(readDemoFiles(schemaDir, screens, waiting), waiting, screens), screens);
   const labTypes = new Map(
     (await db.query<{ id: number; labType: string }>('select id, lab_type as "labType" from organization')).map((o) => [o.id, o.labType] as const),
   );

@@ -63,6 +63,8 @@ export async function listUsers(db: Queryable, f: UserFilter): Promise<{ records
 
 export interface LoginRow {
   id: number;
+  userAccount: string;
+  orgId: number;
   passwordHash: string;
   locked: boolean;
   failedAttempts: number;
@@ -71,7 +73,7 @@ export interface LoginRow {
 export function findForLogin(db: Queryable, userAccount: string): Promise<LoginRow | undefined> {
   return one<LoginRow>(
     db,
-    `select id, password_hash as "passwordHash", locked, failed_attempts as "failedAttempts"
+    `select id, user_account as "userAccount", org_id as "orgId", password_hash as "passwordHash", locked, failed_attempts as "failedAttempts"
        from app_user where user_account = $1`,
     [userAccount],
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { AxiosError } from 'axios';
 import { Alert, Button, DatePicker, Form, Input, Select, Space, Spin, Table, Tag, Upload, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -25,12 +25,11 @@ import { commandHandler } from './commands';
 import { CommandDialog } from './CommandDialog';
 import { saveFile } from './download';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
+import { useTableLayout } from './tableHeight';
 
 /** Statistics charts: hand-written, with their chart library, loaded only by a screen that has one. */
 const ScreenChart = lazy(() => import('../charts/ScreenChart'));
 
-/** Spec 2.4 / 9: the table fills the window less 105 px. */
-const TABLE_OFFSET = 105;
 /** Beyond this many rows a page renders virtually (fixed row height, only visible rows in the DOM). */
 const VIRTUAL_FROM = 50;
 
@@ -43,16 +42,6 @@ const ACTION_PERMISSION: Record<ActionDef['kind'], ScreenAction> = {
   import: 'import',
   command: 'update',
 };
-
-function useWindowHeight() {
-  const [height, setHeight] = useState(window.innerHeight);
-  useEffect(() => {
-    const onResize = () => setHeight(window.innerHeight);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return height;
-}
 
 /**
  * A period filter: [from, to] as the list query's keyFrom / keyTo. A datetime's last day counts whole
@@ -157,7 +146,9 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const [asking, setAsking] = useState<{ action: ActionDef; records: ScreenRecord[]; key: string; errors: FieldError[] }>();
   /** Rows of a tree list the user folded. */
   const [folded, setFolded] = useState<ReadonlySet<number>>(new Set());
-  const height = useWindowHeight();
+  // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
+  const pageRef = useRef<HTMLDivElement>(null);
+  const layout = useTableLayout(pageRef);
   const allowed = (action: ActionDef) =>
     writable(action) &&
     screenAllows(screen, action.permission ?? ACTION_PERMISSION[action.kind], roles) &&
@@ -337,11 +328,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
 
   const tree = screen.list?.tree;
   // Tree rows expand in place; virtual rows need a flat list of fixed height.
-  const virtual = !tree && list.records.length > VIRTUAL_FROM;
+  // Virtual rows need the body's height, known from the first layout on (before the first paint).
+  const virtual = !tree && list.records.length > VIRTUAL_FROM && layout.body !== undefined;
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
   return (
-    <div className="screen-page" data-screen={screen.id}>
+    <div className="screen-page" data-screen={screen.id} ref={pageRef} style={{ minHeight: layout.page, boxSizing: 'border-box' }}>
       <FilterBar screen={screen} list={list} />
       <Space className="screen-toolbar" wrap>
         {toolbar.map((a) =>
@@ -417,7 +409,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
               }
             : undefined
         }
-        scroll={{ x: 'max-content', y: Math.max(200, height - TABLE_OFFSET - 180) }}
+        scroll={{ x: 'max-content', y: layout.body }}
         rowSelection={
           selectionMode === 'none'
             ? undefined

@@ -3,11 +3,24 @@ import { Tag } from 'antd';
 import type { FieldDef } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
+import { dictionaryState } from '../app/dictionaries';
 import type { ScreenRecord } from './dataProvider';
 
 const YES = { 'zh-CN': '是', 'en-US': 'Yes' };
 const NO = { 'zh-CN': '否', 'en-US': 'No' };
 const DOWNLOAD = { 'zh-CN': '下载', 'en-US': 'Download' };
+
+/**
+ * The label of an enum's value: its option's, or its dictionary entry's (spec 7.4), else the stored code.
+ * Dictionaries are read, not subscribed to: page entry loads them before any page shows, and a
+ * subscription per table cell would cost a 500-row page its render budget.
+ */
+function optionLabel(field: FieldDef, value: unknown, locale: Locale): string {
+  const option = field.options?.find((o) => o.value === value);
+  if (option) return option.label[locale];
+  const entry = field.dictionary ? dictionaryState.dictionaries.find((d) => d.name === field.dictionary)?.details.find((d) => d.value === value) : undefined;
+  return entry?.label ?? String(value);
+}
 
 /** The read view of a field (table cell, view dialog), one per field type. */
 export function FieldValue({ field, record, locale }: { field: FieldDef; record: ScreenRecord; locale: Locale }) {
@@ -17,9 +30,9 @@ export function FieldValue({ field, record, locale }: { field: FieldDef; record:
   if (label !== undefined) return <>{Array.isArray(label) ? label.join('、') : label}</>;
   switch (field.type) {
     case 'enum': {
-      if (Array.isArray(value)) return <>{value.map((v) => field.options?.find((o) => o.value === v)?.label[locale] ?? String(v)).join('、')}</>;
+      if (Array.isArray(value)) return <>{value.map((v) => optionLabel(field, v, locale)).join('、')}</>;
       const option = field.options?.find((o) => o.value === value);
-      return option?.color ? <Tag color={option.color}>{option.label[locale]}</Tag> : <>{option?.label[locale] ?? String(value)}</>;
+      return option?.color ? <Tag color={option.color}>{option.label[locale]}</Tag> : <>{optionLabel(field, value, locale)}</>;
     }
     case 'boolean':
       return <Tag color={value ? 'green' : 'default'}>{value ? YES[locale] : NO[locale]}</Tag>;

@@ -1,8 +1,9 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Input, Space, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../api/http';
+import { useTableLayout } from '../screens/tableHeight';
 import { feedback, notify } from '../app/feedback';
 import { userState } from '../auth/user';
 import { i18n } from '../i18n';
@@ -22,8 +23,6 @@ import { wt, type Zh } from './i18n';
 
 const Designer = lazy(() => import('./designer/Designer'));
 
-/** Spec 2.4 / 9: the table fills the window less 105 px. */
-const TABLE_OFFSET = 105;
 const SYNC_LABELS: Record<number, Zh> = { 0: '未同步', 1: '已同步', 2: '已更新' };
 
 type Dialog =
@@ -32,16 +31,6 @@ type Dialog =
   | { kind: 'labs'; labs: { id: number; name: string }[] }
   | { kind: 'copy'; target: ModelRow }
   | { kind: 'design' | 'view'; model: ModelRow };
-
-function useWindowHeight() {
-  const [height, setHeight] = useState(window.innerHeight);
-  useEffect(() => {
-    const onResize = () => setHeight(window.innerHeight);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return height;
-}
 
 /**
  * The process model list (spec 2.4): keyword search, server-side sort, the columns and row actions of
@@ -53,7 +42,9 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
   // Re-render on a language switch: every label below is read through wt().
   useSnapshot(i18n);
   const orgId = basic ? 0 : (info?.organization.id ?? -1);
-  const height = useWindowHeight();
+  // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
+  const pageRef = useRef<HTMLDivElement>(null);
+  const layout = useTableLayout(pageRef);
   const [rows, setRows] = useState<ModelRow[]>([]);
   const [loading, setLoading] = useState(true);
   const [keyword, setKeyword] = useState('');
@@ -129,7 +120,9 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       notify.success((await api.deployModel(row.id)).resultMessage);
       query();
     } catch (e) {
-      notify.error(errorMessage(e, wt('部署失败')));
+      // 部署失败 (spec 8) and, when the server refused the model, its reason: what the lab must fix.
+      const reason = errorMessage(e, '');
+      notify.error(reason ? `${wt('部署失败')}：${reason}` : wt('部署失败'));
     }
   };
 
@@ -278,7 +271,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
   };
 
   return (
-    <div className="process-model-list" data-testid="process-model-list">
+    <div className="process-model-list" data-testid="process-model-list" ref={pageRef} style={{ minHeight: layout.page, boxSizing: 'border-box' }}>
       <Space wrap style={{ marginBottom: 8 }}>
         <Input.Search
           placeholder={wt('流程名称')}
@@ -317,7 +310,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
         columns={columns}
         onChange={onTableChange}
         pagination={{ defaultPageSize: 50, pageSizeOptions: [50, 100, 200, 500], showSizeChanger: true }}
-        scroll={{ x: 'max-content', y: Math.max(200, height - TABLE_OFFSET - 180) }}
+        scroll={{ x: 'max-content', y: layout.body }}
         rowSelection={
           selectable
             ? {

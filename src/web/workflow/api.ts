@@ -1,4 +1,5 @@
 import { AxiosError } from 'axios';
+import { isNumericControl } from '../../shared/expression/conditions';
 import { getResult, http, type Result } from '../api/http';
 
 /** The process-model calls of spec 7.5 as the list screen and the designer use them. */
@@ -110,6 +111,41 @@ export const formPages = (orgId: number) =>
 export async function formColumns(id: string): Promise<Record<string, string>> {
   const text = await getResult<string>('/api/form/findFormColsById', { id });
   return (typeof text === 'string' ? JSON.parse(text) : text) as Record<string, string>;
+}
+
+/** A control of a form page as the condition builder offers it; numeric undefined when its type is unknown. */
+export interface FormControl {
+  key: string;
+  label: string;
+  numeric: boolean | undefined;
+}
+
+/**
+ * The controls of a form page with whether each holds a number. findFormColsById (spec 7.6) answers
+ * key → label only, so the type comes from the page's elements as declared in the element list; when
+ * those cannot be read the controls are still offered, with their type unknown.
+ */
+export async function formControls(formId: string, orgId: number): Promise<FormControl[]> {
+  const [labels, types] = await Promise.all([
+    formColumns(formId),
+    elementTypes(formId, orgId).catch((e: unknown) => {
+      console.error('获取窗体控件类型失败', e);
+      return undefined;
+    }),
+  ]);
+  return Object.entries(labels).map(([key, label]) => ({
+    key,
+    label,
+    numeric: types ? (types.get(key) ?? false) : undefined,
+  }));
+}
+
+async function elementTypes(formId: string, orgId: number): Promise<Map<string, boolean>> {
+  // The base organisation's forms are read through the basic flag, like its other public data (spec 6).
+  const page = await getResult<{
+    records: { logicalName: string; controlType?: string | null; numeric?: boolean | null }[];
+  }>('/api/resources/formElement', { formId, size: 1000, ...(orgId === 0 && { basic: 1 }) });
+  return new Map(page.records.map((r) => [r.logicalName, isNumericControl(r)]));
 }
 
 /** The lab's positions (its roles) that user tasks are handed to. */

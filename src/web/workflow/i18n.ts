@@ -124,7 +124,7 @@ const EN = {
   '用户任务未设置表单(formKey)': 'The user task has no form (formKey)',
   '用户任务未设置岗位(candidateGroups)': 'The user task has no positions (candidateGroups)',
   跳转条件无法解析: 'The jump condition does not parse',
-  '网关的连线未排序（无连线顺序设置）': "The gateway's outgoing flows are not ordered",
+  '网关的连线未排序（无连线顺序设置）': "The gateway's conditional flows are not ordered",
   bpmn文档导入失败: 'The BPMN document could not be imported',
   获取反显流程xml失败: 'Could not load the process XML',
   '流程数据生成失败！': 'Could not generate the process data!',

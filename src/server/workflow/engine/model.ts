@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Engine } from 'bpmn-engine';
+import { InclusiveGateway } from './inclusiveGateway.js';
 import { attr, splitList, type ModdleElement } from './validate.js';
 
 /**
@@ -28,12 +29,31 @@ export interface UserTaskDef {
   priority: string | undefined;
 }
 
+/**
+ * A multi-instance loop that iterates over a list rather than a count: Activiti's activiti:collection
+ * with activiti:elementVariable, or, when the model gives neither a loopCardinality nor a collection,
+ * the members of the task's candidate groups. bpmn-elements runs the loop over `collection`; the
+ * runner resolves that text (runner.ts) once per visit of the loop.
+ */
+export interface LoopDef {
+  /** The text bpmn-elements hands the expression handler for the list; a fixed marker for members. */
+  collection: string;
+  /** The name each iteration's item has in that iteration's scope. */
+  elementVariable: string;
+  members: boolean;
+}
+
+/** The collection text of a members loop: never evaluated, only recognised by the runner. */
+export const MEMBERS = '${candidateGroupMembers}';
+
 export interface PreparedModel {
   key: string;
   /** bpmn-engine's source context (moddle-context-serializer): its `sourceContext` option; read-only to the engine. */
   context: unknown;
   elements: Map<string, ModdleElement>;
   userTasks: Map<string, UserTaskDef>;
+  /** Loops over a list, by element id. */
+  loops: Map<string, LoopDef>;
 }
 
 const cache = new Map<string, Promise<PreparedModel>>();
@@ -51,7 +71,7 @@ export function prepareModel(deploymentId: string, key: string, xml: string): Pr
   return hit;
 }
 
-async function parse(key: string, xml: string): Promise<ModdleContext> {
+async function parse(key: string, xml: string, loops: Map<string, LoopDef>): Promise<ModdleContext> {
   const ctx = await new BpmnModdle().fromXML(xml);
   // A recovered state finds its source by the definitions' id; bpmn-elements calls an unnamed one 'Def'.
   ctx.rootElement.id ??= 'Def';
@@ -59,22 +79,24 @@ async function parse(key: string, xml: string): Promise<ModdleContext> {
     if (p.$type !== 'bpmn:Process') continue;
     // Only the deployed key runs; Activiti treats a process without isExecutable as executable.
     (p as { isExecutable?: boolean }).isExecutable = p.id === key;
-    normalise(p, ctx);
+    normalise(p, ctx, loops);
   }
   return ctx;
 }
 
-function normalise(scope: ModdleElement, ctx: ModdleContext): void {
+function normalise(scope: ModdleElement, ctx: ModdleContext, loops: Map<string, LoopDef>): void {
   const elements = scope.flowElements ?? [];
   let n = 0;
   for (const el of elements) {
+    const loop = listLoop(el);
+    if (loop && el.id) loops.set(el.id, loop);
     if (el.$type === 'bpmn:SequenceFlow' && !el.id) {
       const src = (el.sourceRef as ModdleElement | undefined)?.id ?? 'x';
       const dst = (el.targetRef as ModdleElement | undefined)?.id ?? 'x';
       el.id = `${src}__${dst}__${n++}`;
       ctx.elementsById[el.id] = el;
     }
-    if (el.$type === 'bpmn:SubProcess') normalise(el, ctx);
+    if (el.$type === 'bpmn:SubProcess') normalise(el, ctx, loops);
   }
   // Flows named in a gateway's sequenceFlowOrder move, in that order, before its other outgoing flows.
   const rank = new Map<string, number>();
@@ -86,9 +108,35 @@ function normalise(scope: ModdleElement, ctx: ModdleContext): void {
   }
 }
 
+/**
+ * The list a multi-instance loop runs over, written where bpmn-elements reads it (the loop's own
+ * `collection` and `elementVariable`): Activiti names a variable bare or as `${name}`. A user task
+ * whose loop gives neither count nor list runs once per member of its candidate groups.
+ */
+function listLoop(el: ModdleElement): LoopDef | undefined {
+  const loop = el.loopCharacteristics as (ModdleElement & { loopCardinality?: { body?: string }; collection?: string; elementVariable?: string }) | undefined;
+  if (loop?.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return undefined;
+  const written = attr(loop, 'collection')?.trim();
+  let def: LoopDef | undefined;
+  if (written) {
+    const collection = /^[A-Za-z_$][\w$]*$/.test(written) ? `\${${written}}` : written;
+    def = { collection, elementVariable: attr(loop, 'elementVariable')?.trim() || 'item', members: false };
+  } else if (!loop.loopCardinality?.body?.trim() && el.$type === 'bpmn:UserTask' && attr(el, 'candidateGroups')) {
+    // Each member's own task: the element variable names the member, and is the task's assignee unless the model names one.
+    def = { collection: MEMBERS, elementVariable: attr(loop, 'elementVariable')?.trim() || 'assignee', members: true };
+  }
+  if (def) {
+    loop.collection = def.collection;
+    loop.elementVariable = def.elementVariable;
+  }
+  return def;
+}
+
 async function build(key: string, xml: string): Promise<PreparedModel> {
-  const first = await parse(key, xml);
-  const engine = new Engine({ name: key, moddleContext: first });
+  const loops = new Map<string, LoopDef>();
+  const first = await parse(key, xml, loops);
+  // The element types are bound into the source context here, so every engine built from it joins inclusive gateways.
+  const engine = new Engine({ name: key, moddleContext: first, elements: { InclusiveGateway } } as ConstructorParameters<typeof Engine>[0]);
   const [definition] = await engine.getDefinitions();
   const context = (definition as unknown as { environment: { options: { source: unknown } } }).environment.options.source;
   const elements = new Map<string, ModdleElement>();
@@ -109,9 +157,9 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
       formKey: attr(el, 'formKey'),
       candidateGroups: splitList(attr(el, 'candidateGroups')),
       candidateUsers: splitList(attr(el, 'candidateUsers')),
-      assignee: attr(el, 'assignee'),
+      assignee: attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
     });
   }
-  return { key, context, elements, userTasks };
+  return { key, context, elements, userTasks, loops };
 }

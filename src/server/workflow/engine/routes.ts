@@ -48,8 +48,12 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  /** Open tasks the caller may work: assigned to them, naming them, or one of their positions (the first 500). */
-  app.get<{ Querystring: { processKey?: string; businessKey?: string; processInstanceId?: string } }>('/api/workflow/task/todo', async (request) => {
+  /**
+   * Open tasks the caller may work: assigned to them, naming them, or one of their positions (the first
+   * 500). Filters: processKey, businessKey, processInstanceId, and candidateGroup: the tasks offered to
+   * that group, written as the model writes it in candidateGroups (Activiti's taskCandidateGroup).
+   */
+  app.get<{ Querystring: { processKey?: string; businessKey?: string; processInstanceId?: string; candidateGroup?: string } }>('/api/workflow/task/todo', async (request) => {
     const actor = actorOf(request);
     const groups = await groupsOf(db, actor.id);
     const q = request.query;
@@ -61,8 +65,19 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
          and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
               or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))
          and ($6::text is null or i.process_key = $6) and ($7::text is null or i.business_key = $7) and ($8::text is null or i.id = $8)
+         and ($9::text is null or $9 = any(t.candidate_groups))
        order by t.priority desc, t.created_at, t.name limit 500`,
-      [actor.orgId, actor.userAccount, [actor.userAccount, String(actor.id)], groups, actor.roles.includes('admin'), q.processKey ?? null, q.businessKey ?? null, q.processInstanceId ?? null],
+      [
+        actor.orgId,
+        actor.userAccount,
+        [actor.userAccount, String(actor.id)],
+        groups,
+        actor.roles.includes('admin'),
+        q.processKey ?? null,
+        q.businessKey ?? null,
+        q.processInstanceId ?? null,
+        q.candidateGroup ?? null,
+      ],
     );
     return ok(rows);
   });

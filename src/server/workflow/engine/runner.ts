@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Engine } from 'bpmn-engine';
-import { evaluate, ExpressionError, hasExpression } from '../../../shared/expression/index.js';
-import type { PreparedModel } from './model.js';
+import { evaluate, ExpressionError, hasExpression, parseBody, splitTemplate } from '../../../shared/expression/index.js';
+import type { LoopDef, PreparedModel } from './model.js';
 
 /**
  * One step of an instance on bpmn-engine: recover the saved state (or start), apply an action such as
@@ -13,6 +13,19 @@ export interface Runtime {
   completed: Record<string, number>;
   /** The multi-instance root of each open iteration's execution. */
   loops?: Record<string, string>;
+  /**
+   * The list each visit of a list loop runs over (by its root execution), fixed when the loop starts as
+   * in Activiti: bpmn-elements asks for it again at every recovery, when variables or staff may differ.
+   */
+  collections?: Record<string, unknown[]>;
+}
+
+/** What a step reads besides the saved state: the instance's variables and counters, and the staff its loops may need. */
+export interface Scope {
+  variables: Record<string, unknown>;
+  runtime: Runtime;
+  /** User accounts per members loop (model.ts), or why they could not be found; read only if such a loop starts. */
+  members?: Map<string, string[] | Error>;
 }
 
 export interface Wait {
@@ -23,6 +36,8 @@ export interface Wait {
   loopRoot: string | undefined;
   loopCardinality: number | undefined;
   calledElement: string | undefined;
+  /** Variables of the iteration's own scope: a list loop's element variable. */
+  local: Record<string, unknown>;
 }
 
 export interface StepResult {
@@ -43,29 +58,75 @@ interface ApiLike {
   content: Record<string, unknown>;
 }
 
+/** The element variable of a list loop's iteration, as bpmn-elements put it in the iteration's message. */
+function localOf(model: PreparedModel, content: Record<string, unknown> | undefined): Record<string, unknown> {
+  const loop = content?.isMultiInstance ? model.loops.get(String(content.id)) : undefined;
+  return loop && loop.elementVariable in content! ? { [loop.elementVariable]: content![loop.elementVariable] } : {};
+}
+
 /** Multi-instance variables as Activiti names them, from the iteration's message and our counters. */
-function loopVariables(content: Record<string, unknown> | undefined, runtime: Runtime): Record<string, unknown> {
+function loopVariables(model: PreparedModel, content: Record<string, unknown> | undefined, runtime: Runtime): Record<string, unknown> {
   if (!content?.isMultiInstance) return {};
   const index = Number(content.index);
   const executionId = String(content.executionId ?? '');
   const root = executionId.slice(0, executionId.length - `_${index}`.length);
   const instances = Number(content.loopCardinality ?? 0);
   const completed = runtime.completed[root] ?? 0;
-  return { loopCounter: index, nrOfInstances: instances, nrOfCompletedInstances: completed, nrOfActiveInstances: Math.max(instances - completed, 0) };
+  return {
+    ...localOf(model, content),
+    loopCounter: index,
+    nrOfInstances: instances,
+    nrOfCompletedInstances: completed,
+    nrOfActiveInstances: Math.max(instances - completed, 0),
+  };
 }
 
-function expressionsFor(variables: Record<string, unknown>, runtime: Runtime) {
+/**
+ * A list loop's items: a list variable as it is, text as its comma-separated parts (a form's
+ * multi-select may keep either). The evaluator gives only plain values, so `${name}` is read here.
+ */
+function listOf(loop: LoopDef, id: string, scope: Scope): unknown[] {
+  if (loop.members) {
+    const members = scope.members?.get(id);
+    if (members instanceof Error) throw members;
+    if (!members?.length) throw new Error(`${id}: no user holds the task's candidate groups, so there is no one to give its tasks to`);
+    return members;
+  }
+  const parts = splitTemplate(loop.collection.trim());
+  const only = parts.length === 1 && 'expr' in parts[0]! ? parseBody(parts[0].expr, loop.collection) : undefined;
+  let value: unknown;
+  if (only?.type === 'Identifier') {
+    const name = String(only.name);
+    if (!Object.prototype.hasOwnProperty.call(scope.variables, name)) throw new ExpressionError(`variable "${name}" is not defined`, loop.collection);
+    value = scope.variables[name];
+  } else value = evaluate(loop.collection, scope.variables);
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  throw new ExpressionError(`the collection gives ${JSON.stringify(value)}, not a list`, loop.collection);
+}
+
+function expressionsFor(model: PreparedModel, scope: Scope) {
+  const { variables, runtime } = scope;
   return {
     isExpression: (text: unknown) => typeof text === 'string' && /^\$\{[\s\S]*\}$/.test(text.trim()),
     hasExpression: (text: unknown) => typeof text === 'string' && hasExpression(text),
     resolveExpression(text: unknown, context?: { content?: Record<string, unknown> }) {
       if (typeof text !== 'string') return text;
-      return evaluate(text, { ...variables, ...loopVariables(context?.content, runtime) });
+      const content = context?.content;
+      // A list loop asks for its list with the message of the loop as a whole (its root scope, not an iteration's).
+      const loop = content?.isRootScope ? model.loops.get(String(content.id)) : undefined;
+      if (loop && text === loop.collection) {
+        const root = String(content!.executionId);
+        const list = runtime.collections?.[root] ?? listOf(loop, String(content!.id), scope);
+        runtime.collections = { ...runtime.collections, [root]: list };
+        return list;
+      }
+      return evaluate(text, { ...variables, ...loopVariables(model, content, runtime) });
     },
   };
 }
 
-function waitOf(api: ApiLike): Wait {
+function waitOf(model: PreparedModel, api: ApiLike): Wait {
   const c = api.content;
   const multi = Boolean(c.isMultiInstance);
   const index = multi ? Number(c.index) : undefined;
@@ -77,6 +138,7 @@ function waitOf(api: ApiLike): Wait {
     loopRoot: multi ? api.executionId.slice(0, api.executionId.length - `_${index}`.length) : undefined,
     loopCardinality: multi ? Number(c.loopCardinality) : undefined,
     calledElement: typeof c.calledElement === 'string' ? c.calledElement : undefined,
+    local: localOf(model, c),
   };
 }
 
@@ -103,14 +165,14 @@ async function load(model: PreparedModel, saved: unknown, options: object, liste
   return { engine, execution };
 }
 
-export async function runStep(model: PreparedModel, saved: unknown, variables: Record<string, unknown>, runtime: Runtime, action?: Action): Promise<StepResult> {
-  const options = { expressions: expressionsFor(variables, runtime), settings: { enableDummyService: false } };
+export async function runStep(model: PreparedModel, saved: unknown, scope: Scope, action?: Action): Promise<StepResult> {
+  const options = { expressions: expressionsFor(model, scope), settings: { enableDummyService: false } };
   const errors: unknown[] = [];
   const passed: StepResult['passed'] = [];
   const listener = new EventEmitter();
   listener.on('activity.end', (api: ApiLike) => passed.push({ elementId: api.id, event: 'end' }));
   listener.on('flow.take', (api: ApiLike) => passed.push({ elementId: api.id, event: 'take' }));
-  const reached = listenForWaits(listener);
+  const reached = listenForWaits(model, listener);
   const { engine, execution } = await load(model, saved, options, listener, errors);
   if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine);
   if (errors.length > 0) throw new StepError(describe(errors[0]));
@@ -122,7 +184,7 @@ export async function runStep(model: PreparedModel, saved: unknown, variables: R
   // of its new state, which also sees the waits from before the step: what a restarted server finds.
   if (!saved) return { ended: false, state, waits: reached(), passed };
   const probe = new EventEmitter();
-  const waits = listenForWaits(probe);
+  const waits = listenForWaits(model, probe);
   const again = await load(model, state, options, probe, errors);
   await again.engine.stop();
   if (errors.length > 0) throw new StepError(describe(errors[0]));
@@ -130,10 +192,10 @@ export async function runStep(model: PreparedModel, saved: unknown, variables: R
 }
 
 /** The executions that wait at the end of a run: every wait (a user task, a call) not left again in the same run. */
-function listenForWaits(listener: EventEmitter): () => Wait[] {
+function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wait[] {
   const waits = new Map<string, Wait>();
-  listener.on('wait', (api: ApiLike) => waits.set(api.executionId, waitOf(api)));
-  listener.on('activity.call', (api: ApiLike) => waits.set(api.executionId, waitOf(api)));
+  listener.on('wait', (api: ApiLike) => waits.set(api.executionId, waitOf(model, api)));
+  listener.on('activity.call', (api: ApiLike) => waits.set(api.executionId, waitOf(model, api)));
   listener.on('activity.leave', (api: ApiLike) => waits.delete(api.executionId));
   return () => [...waits.values()];
 }

@@ -72,9 +72,10 @@ const list = (values: string[], vars: Record<string, unknown>) => values.flatMap
 async function advance(step: Step, instance: store.InstanceRow, action?: Action, from: From | null = null): Promise<void> {
   const { tx } = step;
   const model = await modelOf(tx, instance.deploymentId);
+  const members = model.loops.size > 0 ? await loopMembers(tx, instance, model) : undefined;
   let result;
   try {
-    result = await runStep(model, instance.engineState, instance.variables, instance.runtime, action);
+    result = await runStep(model, instance.engineState, { variables: instance.variables, runtime: instance.runtime, members }, action);
   } catch (e) {
     if (e instanceof StepError) throw badRequest('workflow.stepFailed', { detail: e.message });
     throw e;
@@ -86,6 +87,25 @@ async function advance(step: Step, instance: store.InstanceRow, action?: Action,
   const current = { ...instance, engineState: result.state };
   for (const wait of result.waits.filter((w) => w.calledElement)) await callActivity(step, current, wait);
   if (result.ended && instance.parentId && instance.parentExecutionId) await resumeParent(step, instance);
+}
+
+/**
+ * The staff of each members loop (model.ts): user accounts holding the task's candidate groups in the
+ * instance's organisation, read before the step because the engine asks for them synchronously. The
+ * runner keeps the list of a loop once it starts, so later steps' answers are read only by new visits.
+ */
+async function loopMembers(tx: Queryable, instance: store.InstanceRow, model: PreparedModel): Promise<Map<string, string[] | Error>> {
+  const members = new Map<string, string[] | Error>();
+  for (const [id, loop] of model.loops) {
+    if (!loop.members) continue;
+    try {
+      members.set(id, await store.membersOf(tx, instance.orgId, list(model.userTasks.get(id)!.candidateGroups, instance.variables)));
+    } catch (e) {
+      // A candidate group expression the variables cannot answer (yet) fails only a step that starts the loop.
+      members.set(id, e instanceof ApiError ? new Error(String(e.vars.detail ?? e.key)) : (e as Error));
+    }
+  }
+  return members;
 }
 
 /**
@@ -104,7 +124,7 @@ async function reconcileTasks(step: Step, instance: store.InstanceRow, model: Pr
   const snapshot = fresh.some((w) => !w.loopIndex) ? JSON.stringify({ state: result.state, runtime: instance.runtime }) : null;
   for (const wait of fresh) {
     const def = model.userTasks.get(wait.elementId)!;
-    const vars = { ...instance.variables, ...(wait.loopIndex === undefined ? {} : { loopCounter: wait.loopIndex, nrOfInstances: wait.loopCardinality }) };
+    const vars = { ...instance.variables, ...(wait.loopIndex === undefined ? {} : { ...wait.local, loopCounter: wait.loopIndex, nrOfInstances: wait.loopCardinality }) };
     const priority = Number(text(def.priority, vars) ?? 50);
     const task: store.TaskRow = {
       id: randomUUID(),
@@ -217,15 +237,19 @@ export class WorkflowEngine {
     return value;
   }
 
-  /** Alerts to the users of a new task's candidate groups and its candidate users (spec 4 push channel). */
+  /**
+   * Alerts to the users of a new task's candidate groups and its candidate users (spec 4 push channel);
+   * a task given to one person (an assignee, such as each member's task of a members loop) alerts them alone.
+   */
   private async announce(tasks: store.TaskRow[]) {
     if (!this.push) return;
     for (const task of tasks) {
-      const byGroup = await store.usersInGroups(this.db, task.orgId, task.candidateGroups);
-      const named = task.candidateUsers.length
-        ? (await this.db.query<{ id: number }>('select id from app_user where org_id = $1 and (user_account = any($2::text[]) or id::text = any($2::text[]))', [task.orgId, task.candidateUsers])).map((r) => r.id)
-        : [];
-      await this.push.pushToUsers([...byGroup, ...named], { type: 'info', title: '新任务', message: `${task.name ?? task.elementId}${task.businessKey ? ` · ${task.businessKey}` : ''}` }).catch(() => undefined);
+      const named = async (accounts: string[]) =>
+        accounts.length
+          ? (await this.db.query<{ id: number }>('select id from app_user where org_id = $1 and (user_account = any($2::text[]) or id::text = any($2::text[]))', [task.orgId, accounts])).map((r) => r.id)
+          : [];
+      const users = task.assignee ? await named([task.assignee]) : [...(await store.usersInGroups(this.db, task.orgId, task.candidateGroups)), ...(await named(task.candidateUsers))];
+      await this.push.pushToUsers(users, { type: 'info', title: '新任务', message: `${task.name ?? task.elementId}${task.businessKey ? ` · ${task.businessKey}` : ''}` }).catch(() => undefined);
     }
   }
 
@@ -294,8 +318,9 @@ export class WorkflowEngine {
       const task = await store.lockTask(tx, taskId);
       if (!task || task.orgId !== caller.orgId) throw notFound();
       if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+      // A candidate who comes second learns that someone was first; anyone else is simply refused.
+      if (task.assignee && task.assignee !== caller.userAccount) throw (await isCandidate(tx, caller, task)) ? new ApiError(409, 'workflow.taskClaimed') : forbidden();
       if (!(await mayHandle(tx, caller, task))) throw forbidden();
-      if (task.assignee && task.assignee !== caller.userAccount) throw new ApiError(409, 'workflow.taskClaimed');
       await tx.query('update workflow_task set assignee = $2, claimed_at = now() where id = $1', [task.id, caller.userAccount]);
       await appendLog(tx, caller, { resource: 'workflowTask', recordId: task.id, action: 'claim', after: { assignee: caller.userAccount } });
     });

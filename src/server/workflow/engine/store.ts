@@ -174,6 +174,18 @@ export async function groupsOf(db: Queryable, userId: number): Promise<string[]>
   return [...new Set(rows.flatMap((r) => [String(r.id), r.code, r.name]))];
 }
 
+/** The staff holding any of the groups (positions by id, code or name) in an organisation, by account. */
+export const membersOf = async (db: Queryable, orgId: number, groups: string[]): Promise<string[]> =>
+  groups.length === 0
+    ? []
+    : (
+        await db.query<{ userAccount: string }>(
+          `select distinct u.user_account as "userAccount" from app_user u join user_role ur on ur.user_id = u.id join role r on r.id = ur.role_id
+           where u.org_id = $1 and (r.id::text = any($2::text[]) or r.code = any($2::text[]) or r.name = any($2::text[])) order by 1`,
+          [orgId, groups],
+        )
+      ).map((r) => r.userAccount);
+
 export const usersInGroups = async (db: Queryable, orgId: number, groups: string[]): Promise<number[]> =>
   groups.length === 0
     ? []

@@ -1,12 +1,15 @@
 import { createRequire } from 'node:module';
 import { checkExpression } from '../../../shared/expression/index.js';
+import { DESIGNER_EXPORTER, labRuleBreaks, type LabRule } from '../../../shared/workflow/labRules.js';
 import { badRequest } from '../../http/envelope.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for
  * executable Activiti models (a diagram without layout or labels still runs, so those rules are off),
  * and our own: only elements our engine runs, every expression
- * parses, a default flow carries no condition, a call activity names what it calls.
+ * parses, a default flow carries no condition, a call activity names what it calls. A model saved by
+ * our designer must also keep the lab's rules its live check shows (shared/workflow/labRules.ts says
+ * why models from elsewhere need not).
  */
 const require = createRequire(import.meta.url);
 // bpmn-moddle and bpmnlint ship CommonJS without types; the few members used here are typed below.
@@ -57,6 +60,8 @@ const SUPPORTED = new Set([
 
 export interface ModdleElement {
   $type: string;
+  /** Definitions: the tool that wrote the file (our designer stamps DESIGNER_EXPORTER). */
+  exporter?: string;
   id?: string;
   name?: string;
   $attrs?: Record<string, string>;
@@ -116,17 +121,26 @@ export async function modelProblems(definitions: ModdleElement, key: string): Pr
   if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
   const reports = await newLinter().lint(definitions);
   for (const [rule, list] of Object.entries(reports)) for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
-  for (const p of processes) walk(p, problems);
+  const designed = definitions.exporter === DESIGNER_EXPORTER;
+  for (const p of processes) walk(p, problems, designed);
   return problems;
 }
 
-function walk(scope: ModdleElement, problems: string[]): void {
+/** The lab rules in the words of the deploy message; the designer shows the same rules in the lab's words. */
+const LAB_RULE_TEXT: Record<LabRule, string> = {
+  'user-task-form': 'the user task has no form (formKey)',
+  'user-task-groups': 'the user task has no positions (candidateGroups)',
+  'gateway-flow-order': 'the conditional flows of the gateway are not ordered (flow order)',
+};
+
+function walk(scope: ModdleElement, problems: string[], designed: boolean): void {
   for (const el of scope.flowElements ?? []) {
     const where = el.id ?? el.$type;
     if (!SUPPORTED.has(el.$type)) problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
     if (el.eventDefinitions?.length && el.$type !== 'bpmn:EndEvent') problems.push(`${where}: event definitions are not supported`);
     checkElement(el, where, problems);
-    if (el.$type === 'bpmn:SubProcess') walk(el, problems);
+    if (designed) for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name))) problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
+    if (el.$type === 'bpmn:SubProcess') walk(el, problems, designed);
   }
 }
 

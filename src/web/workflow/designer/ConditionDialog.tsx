@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { AutoComplete, Button, Modal, Select, Space, Table } from 'antd';
 import { notify } from '../../app/feedback';
-import { formColumns } from '../api';
+import type { FormControl } from '../api';
 import {
   buildExpression,
   FREE_FORM_ID,
@@ -14,13 +14,14 @@ import {
   type ConditionRow,
   type Logic,
   type Operator,
-} from '../conditions';
+} from '../../../shared/expression/conditions';
 import { wt, type Zh } from '../i18n';
 
 /**
  * The jump-condition builder (spec 2.4, 5): 1100 px with a 700 px table of rows (form, control,
  * operator, value, logic). Saving checks every row, reports the problems on the console and briefly to
- * the user, and turns a valid set into the `${...}` expression and the flow's form id list.
+ * the user, and turns a valid set into the `${...}` expression and the flow's form id list. Whether a
+ * value is quoted follows the chosen control's declared type (numeric or not), never the value.
  */
 const LOGICS: { value: Logic; label: Zh }[] = [
   { value: '', label: '无' },
@@ -30,6 +31,8 @@ const LOGICS: { value: Logic; label: Zh }[] = [
 
 export function ConditionDialog(props: {
   forms: { id: number | string; pageName: string }[];
+  /** The controls of a form page with their types (api.formControls). */
+  loadControls: (formId: string) => Promise<FormControl[]>;
   initial: ConditionRow[];
   readOnly: boolean;
   onSave: (built: { expression: string; formId: string }) => void;
@@ -37,13 +40,14 @@ export function ConditionDialog(props: {
 }) {
   const [rows, setRows] = useState<ConditionRow[]>(props.initial);
   const [selected, setSelected] = useState<string | undefined>(props.initial[0]?.id);
-  const [columns, setColumns] = useState<Record<string, Record<string, string>>>({});
+  const [columns, setColumns] = useState<Record<string, FormControl[]>>({});
+  const { loadControls } = props;
 
   const loadColumns = async (formId: string) => {
     if (!formId || formId === FREE_FORM_ID || columns[formId]) return;
     try {
-      const map = await formColumns(formId);
-      setColumns((c) => ({ ...c, [formId]: map }));
+      const controls = await loadControls(formId);
+      setColumns((c) => ({ ...c, [formId]: controls }));
     } catch (e) {
       console.error('获取窗体控件失败', e);
     }
@@ -53,13 +57,24 @@ export function ConditionDialog(props: {
   useEffect(() => {
     let live = true;
     const ids = [...new Set(initial.map((r) => r.formId).filter((id) => id && id !== FREE_FORM_ID))];
-    Promise.all(ids.map(async (id) => [id, await formColumns(id)] as const))
+    Promise.all(ids.map(async (id) => [id, await loadControls(id)] as const))
       .then((entries) => live && setColumns((c) => ({ ...c, ...Object.fromEntries(entries) })))
       .catch((e: unknown) => console.error('获取窗体控件失败', e));
     return () => {
       live = false;
     };
-  }, [initial]);
+  }, [initial, loadControls]);
+
+  /**
+   * Whether a row's variable is numeric: its control's declared type when the form's controls are
+   * known; a free-typed field (A99999) or the result variable has no number type, so its value is quoted
+   * (the engine still compares numeric text as a number). Unknown types keep what the row says.
+   */
+  const numericOf = (row: ConditionRow): boolean => {
+    if (isResultVariable(row.variable)) return false;
+    if (row.formId === FREE_FORM_ID) return false;
+    return columns[row.formId]?.find((c) => c.key === row.variable)?.numeric ?? row.numeric;
+  };
 
   const change = (id: string, patch: Partial<ConditionRow>) =>
     setRows((all) => all.map((r) => (r.id === id ? { ...r, ...patch } : r)));
@@ -73,13 +88,14 @@ export function ConditionDialog(props: {
     setSelected(undefined);
   };
   const save = () => {
-    const problems = rowProblems(rows);
+    const typed = rows.map((r) => ({ ...r, numeric: numericOf(r) }));
+    const problems = rowProblems(typed);
     if (problems.length > 0) {
       for (const p of problems) console.error(p);
       notify.error(wt('输入的判断条件不正确，请补足必须输入项。'), 1);
       return;
     }
-    props.onSave(buildExpression(rows));
+    props.onSave(buildExpression(typed));
   };
 
   const formOptions = [
@@ -113,7 +129,7 @@ export function ConditionDialog(props: {
               options={formOptions}
               data-testid="cond-form"
               onChange={(v: string) => {
-                change(r.id, { formId: v, variable: '' });
+                change(r.id, { formId: v, variable: '', numeric: false });
                 void loadColumns(v);
               }}
             />
@@ -123,10 +139,9 @@ export function ConditionDialog(props: {
           title: wt('窗体控件'),
           width: 220,
           render: (_, r) => {
-            const map = columns[r.formId] ?? {};
             const options = [
               { value: 'result', label: wt('处理结果(result)') },
-              ...Object.entries(map).map(([value, label]) => ({ value, label: `${label}(${value})` })),
+              ...(columns[r.formId] ?? []).map((c) => ({ value: c.key, label: `${c.label}(${c.key})` })),
             ];
             return r.formId === FREE_FORM_ID ? (
               <AutoComplete
@@ -146,7 +161,12 @@ export function ConditionDialog(props: {
                 value={r.variable || undefined}
                 options={options}
                 data-testid="cond-variable"
-                onChange={(v: string) => change(r.id, { variable: v })}
+                onChange={(v: string) =>
+                  change(r.id, {
+                    variable: v,
+                    numeric: columns[r.formId]?.find((c) => c.key === v)?.numeric ?? false,
+                  })
+                }
               />
             );
           },

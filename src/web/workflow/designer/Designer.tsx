@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Form, Input, Modal, Space, Spin } from 'antd';
 import Modeler from 'bpmn-js/lib/Modeler';
 import NavigatedViewer from 'bpmn-js/lib/NavigatedViewer';
@@ -10,11 +10,11 @@ import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
 import './designer.css';
 import { notify } from '../../app/feedback';
 import { errorMessage } from '../../api/http';
-import { formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
+import { formControls, formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
 import type { DiagramElement, Services } from './bpmnTypes';
 import { ElementPanel, type PanelData } from './ElementPanel';
 import { LintList } from './LintList';
-import { moddleExtensions } from './moddle';
+import { moddleExtensions, stampDesigner } from './moddle';
 import { limsDesignerModule } from './modules';
 import { wt } from '../i18n';
 
@@ -30,11 +30,6 @@ export interface DesignerProps {
   readOnly: boolean;
   onClose: (saved: boolean) => void;
 }
-
-const EMPTY: PanelData = {
-  forms: { items: [], unavailable: false },
-  positions: { items: [], unavailable: false },
-};
 
 function useDiagram(
   model: ModelRow,
@@ -53,14 +48,17 @@ function useDiagram(
       : new Modeler({
           container,
           moddleExtensions,
-          propertiesPanel: { parent: panel },
+          // General (name, id) open from the start: naming what was just drawn is the first thing done.
+          propertiesPanel: { parent: panel, layout: { groups: { general: { open: true } } } },
           additionalModules: [BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, limsDesignerModule],
         });
     const services = bpmn as unknown as Services;
     const root = () => (bpmn.get('canvas') as { getRootElement(): DiagramElement }).getRootElement();
-    services.on('selection.changed', (e) =>
-      setElement(e.newSelection?.length === 1 ? e.newSelection[0] : root()),
-    );
+    // A selected label (a flow's or an event's name) shows the properties of what it names.
+    services.on('selection.changed', (e) => {
+      const one = e.newSelection?.length === 1 ? e.newSelection[0]! : undefined;
+      setElement(one ? (one.labelTarget ?? one) : root());
+    });
     let cancelled = false;
     void (async () => {
       let xml: string;
@@ -94,13 +92,18 @@ function useDiagram(
 }
 
 function usePanelData(orgId: number): PanelData {
-  const [data, setData] = useState<PanelData>(EMPTY);
+  const [lookups, setLookups] = useState<Pick<PanelData, 'forms' | 'positions'>>({
+    forms: { items: [], unavailable: false },
+    positions: { items: [], unavailable: false },
+  });
   useEffect(() => {
     void Promise.all([formPages(orgId), positions(orgId)])
-      .then(([forms, roles]) => setData({ forms, positions: roles }))
+      .then(([forms, roles]) => setLookups({ forms, positions: roles }))
       .catch((e: unknown) => notify.error(errorMessage(e, wt('读取表单与岗位失败'))));
   }, [orgId]);
-  return data;
+  // Stable per organisation: the condition dialog loads a form's controls again only when it changes.
+  const controls = useCallback((formId: string) => formControls(formId, orgId), [orgId]);
+  return useMemo(() => ({ ...lookups, controls }), [lookups, controls]);
 }
 
 export default function Designer({ model, readOnly, onClose }: DesignerProps) {
@@ -125,6 +128,7 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
       let xml: string;
       let svg: string;
       try {
+        stampDesigner(instance.getDefinitions() as { exporter?: string });
         xml = (await instance.saveXML({ format: true })).xml ?? '';
         svg = (await instance.saveSVG()).svg;
       } catch (e) {

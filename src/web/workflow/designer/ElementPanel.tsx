@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Form, Input, InputNumber, Select, Space, Tabs, Typography } from 'antd';
-import { passWeightCondition, passWeightOf, parseExpression } from '../conditions';
-import type { Lookup } from '../api';
+import { passWeightCondition, passWeightOf, parseExpression } from '../../../shared/expression/conditions';
+import type { FormControl, Lookup } from '../api';
 import type { BpmnFactoryLike, DiagramElement, Modeling, Services } from './bpmnTypes';
 import { ConditionDialog } from './ConditionDialog';
 import { FlowOrderDialog } from './FlowOrderDialog';
@@ -16,6 +16,8 @@ import { wt, type Zh } from '../i18n';
 export interface PanelData {
   forms: Lookup<{ id: number | string; pageName: string }>;
   positions: Lookup<{ id: number; name: string }>;
+  /** The controls of one of those form pages, typed, for the condition builder. */
+  controls: (formId: string) => Promise<FormControl[]>;
 }
 
 const GATEWAYS = [
@@ -216,6 +218,7 @@ export function ElementPanel({
           <ConditionDialog
             readOnly={readOnly}
             forms={data.forms.items}
+            loadControls={data.controls}
             initial={parseExpression(body, str(bo.get('lims:formId'))) ?? []}
             onCancel={() => setDialog(undefined)}
             onSave={({ expression, formId }) => {

@@ -18,6 +18,8 @@ export interface DiagramElement {
   businessObject: BusinessObject;
   outgoing?: DiagramElement[];
   source?: DiagramElement;
+  /** Set on a label: the element whose name it shows. */
+  labelTarget?: DiagramElement;
 }
 
 export interface Modeling {

@@ -6,13 +6,22 @@ import endEventRequired from 'bpmnlint/rules/end-event-required';
 import singleBlankStartEvent from 'bpmnlint/rules/single-blank-start-event';
 import conditionalFlows from 'bpmnlint/rules/conditional-flows';
 import noComplexGateway from 'bpmnlint/rules/no-complex-gateway';
+import subProcessBlankStartEvent from 'bpmnlint/rules/sub-process-blank-start-event';
+import singleEventDefinition from 'bpmnlint/rules/single-event-definition';
 import { checkExpression } from '../../../shared/expression';
-import { wt } from '../i18n';
+import {
+  labRuleBreaks,
+  type LabAttribute,
+  type LabRule,
+  type RuleNode,
+} from '../../../shared/workflow/labRules';
+import { wt, type Zh } from '../i18n';
 
 /**
  * Live checks of the designer (issue 4): the structural bpmnlint rules the engine applies again before
- * deploying, and the lab's own: a user task needs a form and positions, every condition parses, a
- * gateway with several ways out has its flows ordered.
+ * deploying, and the lab's own (shared/workflow/labRules.ts), which deploy applies to every model this
+ * designer saved: a user task needs a form and positions, every condition parses, a gateway with
+ * several conditional ways out has its flows ordered.
  */
 interface Node {
   id: string;
@@ -23,28 +32,28 @@ interface Node {
 }
 type Reporter = { report(id: string, message: string): void };
 
-const prop = (node: Node, name: string) => String(node.get?.(name) ?? '');
-
 const ourRule = (check: (node: Node, reporter: Reporter) => void) => () => ({ check });
 
-const userTaskNeedsFormAndGroups = ourRule((node, reporter) => {
-  if (node.$type !== 'bpmn:UserTask') return;
-  if (!prop(node, 'activiti:formKey')) reporter.report(node.id, wt('用户任务未设置表单(formKey)'));
-  if (!prop(node, 'activiti:candidateGroups'))
-    reporter.report(node.id, wt('用户任务未设置岗位(candidateGroups)'));
+/** Our attributes are read through the designer's moddle: flow order is ours (lims:), the rest Activiti's. */
+const read = (node: RuleNode, name: LabAttribute) => {
+  const value = (node as Node).get?.(`${name === 'sequenceFlowOrder' ? 'lims' : 'activiti'}:${name}`);
+  return value === undefined || value === null ? undefined : String(value);
+};
+
+const LAB_RULE_TEXT: Record<LabRule, Zh> = {
+  'user-task-form': '用户任务未设置表单(formKey)',
+  'user-task-groups': '用户任务未设置岗位(candidateGroups)',
+  'gateway-flow-order': '网关的连线未排序（无连线顺序设置）',
+};
+
+const labRules = ourRule((node, reporter) => {
+  for (const rule of labRuleBreaks(node, read)) reporter.report(node.id, wt(LAB_RULE_TEXT[rule]));
 });
 
 const conditionsParse = ourRule((node, reporter) => {
   const body = node.$type === 'bpmn:SequenceFlow' ? node.conditionExpression?.body : undefined;
   const problem = body ? checkExpression(body) : undefined;
   if (problem) reporter.report(node.id, `${wt('跳转条件无法解析')}：${problem}`);
-});
-
-const gatewaysOrdered = ourRule((node, reporter) => {
-  if (!/Gateway$/.test(node.$type) || (node.outgoing?.length ?? 0) < 2) return;
-  const order = prop(node, 'lims:sequenceFlowOrder').split(',');
-  if (!node.outgoing!.every((f) => order.includes(f.id)))
-    reporter.report(node.id, wt('网关的连线未排序（无连线顺序设置）'));
 });
 
 const RULES: Record<string, unknown> = {
@@ -55,9 +64,10 @@ const RULES: Record<string, unknown> = {
   'single-blank-start-event': singleBlankStartEvent,
   'conditional-flows': conditionalFlows,
   'no-complex-gateway': noComplexGateway,
-  'user-task-form-groups': userTaskNeedsFormAndGroups,
+  'sub-process-blank-start-event': subProcessBlankStartEvent,
+  'single-event-definition': singleEventDefinition,
+  'lab-rules': labRules,
   'conditions-parse': conditionsParse,
-  'gateways-ordered': gatewaysOrdered,
 };
 
 export interface LintIssue {

@@ -4,6 +4,8 @@
  * gateway, the form ids of a flow's conditions) in a namespace of our own. Attributes neither knows
  * stay on the element as they came (bpmn-moddle keeps unknown attributes), so foreign files round-trip.
  */
+import { DESIGNER_EXPORTER } from '../../../shared/workflow/labRules';
+
 const attr = (name: string, type = 'String') => ({ name, isAttr: true, type });
 
 export const activitiDescriptor = {
@@ -79,3 +81,11 @@ export const limsDescriptor = {
 };
 
 export const moddleExtensions = { activiti: activitiDescriptor, lims: limsDescriptor };
+
+/**
+ * Marks definitions as saved by this designer (BPMN's own exporter attribute): deploy then holds the
+ * model to the lab rules the designer's live check shows (shared/workflow/labRules.ts).
+ */
+export function stampDesigner(definitions: { exporter?: string }): void {
+  definitions.exporter = DESIGNER_EXPORTER;
+}

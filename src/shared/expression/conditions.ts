@@ -1,6 +1,7 @@
 /**
  * The condition builder's rows and the `${...}` jump expression they become (spec 2.4, 3, 5). Pure
- * functions, no React: the dialog edits rows, these turn rows into text and text back into rows.
+ * functions, no React and no browser: the designer's dialog edits rows, these turn rows into text and
+ * text back into rows, and the server evaluates the text with the evaluator beside this file.
  */
 export type Operator = '==' | '!=' | '<' | '>' | '>=' | '<=';
 export type Logic = '' | '&&' | '||';
@@ -13,6 +14,12 @@ export interface ConditionRow {
   conditionalOpt: Operator | '';
   conditionalVal: string;
   logic: Logic;
+  /**
+   * The chosen control holds a number (spec 5: "the value is quoted unless the variable is numeric").
+   * It comes from the control's declared type, never from what the value looks like: a text control
+   * compared with 5 is compared with the text '5'.
+   */
+  numeric: boolean;
 }
 
 export const FREE_FORM_ID = 'A99999';
@@ -25,6 +32,18 @@ export const RESULT_VALUES = ['pass', 'unpass'];
 export const isResultVariable = (variable: string) => variable === RESULT_VARIABLE;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
+/**
+ * Whether a form element keeps a number, from its declared control type: a number control, or a text
+ * input marked numeric (the same rule the task form uses to type its fields, shared/forms/formPage.ts).
+ */
+export function isNumericControl(element: {
+  controlType?: string | null;
+  numeric?: boolean | null;
+}): boolean {
+  const type = element.controlType || 'input';
+  return type === 'number' || (type === 'input' && element.numeric === true);
+}
+
 let counter = 0;
 export const newRow = (partial: Partial<ConditionRow> = {}): ConditionRow => ({
   id: `c${Date.now().toString(36)}${(counter++).toString(36)}`,
@@ -33,6 +52,7 @@ export const newRow = (partial: Partial<ConditionRow> = {}): ConditionRow => ({
   conditionalOpt: '',
   conditionalVal: '',
   logic: '',
+  numeric: false,
   ...partial,
 });
 
@@ -52,19 +72,22 @@ export function rowProblems(rows: readonly ConditionRow[]): string[] {
     ) {
       problems.push(`第${n}个条件,结果变量只能使用==或!=`);
     }
+    // Written bare, anything but a number would be read as another variable's name.
+    if (row.numeric && row.conditionalVal.trim() && !NUMBER.test(row.conditionalVal.trim()))
+      problems.push(`第${n}个条件,数值变量的值须为数字`);
     if (rows.length > 1 && i < rows.length - 1 && !row.logic)
       problems.push(`配置多个条件时，须配置逻辑,第${n}个条件逻辑未配置`);
   });
   return problems;
 }
 
-const literal = (value: string) =>
-  NUMBER.test(value.trim()) ? value.trim() : `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const quoted = (value: string) => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const literal = (row: ConditionRow) => (row.numeric ? row.conditionalVal.trim() : quoted(row.conditionalVal));
 
 /** Rows → `${a == 'x' && b >= 3}`, and the flow's formId list (one id per row). */
 export function buildExpression(rows: readonly ConditionRow[]): { expression: string; formId: string } {
   const parts = rows.map((row, i) => {
-    const text = `${row.variable.trim()} ${row.conditionalOpt} ${literal(row.conditionalVal)}`;
+    const text = `${row.variable.trim()} ${row.conditionalOpt} ${literal(row)}`;
     return i < rows.length - 1 ? `${text} ${row.logic}` : text;
   });
   return {
@@ -76,7 +99,11 @@ export function buildExpression(rows: readonly ConditionRow[]): { expression: st
 const COMPARISON =
   /^\(?\s*([A-Za-z_][\w.]*)\s*(==|!=|<=|>=|<|>)\s*('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?|[A-Za-z_]\w*)\s*\)?$/;
 
-/** `${...}` → rows, or undefined when the text is no plain chain of comparisons (then it is kept as text). */
+/**
+ * `${...}` → rows, or undefined when the text is no plain chain of comparisons (then it is kept as
+ * text). A bare number marks its variable numeric, as the builder wrote it; the dialog corrects that
+ * from the control's declared type once it knows it.
+ */
 export function parseExpression(expression: string, formIds = ''): ConditionRow[] | undefined {
   const body = /^\s*\$\{([\s\S]*)\}\s*$/.exec(expression)?.[1];
   if (body === undefined) return undefined;
@@ -87,14 +114,15 @@ export function parseExpression(expression: string, formIds = ''): ConditionRow[
     const match = COMPARISON.exec(tokens[i]!.trim());
     if (!match) return undefined;
     const raw = match[3]!;
-    const quoted = /^['"]/.test(raw);
+    const isQuoted = /^['"]/.test(raw);
     rows.push(
       newRow({
         formId: ids[rows.length] ?? '',
         variable: match[1]!,
         conditionalOpt: match[2] as Operator,
-        conditionalVal: quoted ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw,
+        conditionalVal: isQuoted ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw,
         logic: (tokens[i + 1] as Logic | undefined) ?? '',
+        numeric: NUMBER.test(raw),
       }),
     );
   }
