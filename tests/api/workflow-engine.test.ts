@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, tokenFor } from '../support/client';
-import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
+import { openDatabase } from '../../src/server/db/database';
+import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 
 /**
  * Deployed models run (issue 5): every Activiti fixture of ../shared/fixtures/activiti deployed through
@@ -33,21 +34,28 @@ const as = async (account: string) => {
 };
 
 async function deploy(file: string, dir = FIXTURES): Promise<string> {
-  const xml = fixture(file, dir);
+  return (await deployXml(fixture(file, dir))).key;
+}
+
+/** Saves the XML to a new model of the account's organisation (or to the given one) and deploys it. */
+async function deployXml(xml: string, account = 'admin', modelId?: string): Promise<{ key: string; id: string }> {
   const key = /<process id="([^"]+)"/.exec(xml)![1]!;
-  const admin = await as('admin');
-  const created = await admin.post<{ id: string }>('/api/workflow/model/insert', { key, name: key });
-  expect(created.body.resultCode, created.body.resultMessage).toBe(200);
-  const id = created.body.resultObject.id;
+  const caller = await as(account);
+  let id = modelId;
+  if (!id) {
+    const created = await caller.post<{ id: string }>('/api/workflow/model/insert', { key, name: key });
+    expect(created.body.resultCode, created.body.resultMessage).toBe(200);
+    id = created.body.resultObject.id;
+  }
   const saved = await fetch(`${server.url}/api/workflow/model/${id}/xml/save`, {
     method: 'POST',
-    headers: { authorization: `Bearer ${tokens.get('admin')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { authorization: `Bearer ${tokens.get(account)}`, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ bpmn_xml: xml, svg_xml: '' }),
   });
   expect(saved.status).toBe(200);
-  const deployed = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
+  const deployed = await caller.get(`/api/workflow/model/deploy?modelId=${id}`);
   expect(deployed.body.resultCode, deployed.body.resultMessage).toBe(200);
-  return key;
+  return { key, id };
 }
 
 async function start(modelKey: string, variables: Record<string, unknown> = {}) {
@@ -177,6 +185,9 @@ describe('Activiti fixtures run as their README says', () => {
     expect((await todo('gonzo', `?processInstanceId=${p}`)).length).toBe(0);
     const refused = await complete('gonzo', kermit[0]);
     expect(refused.status).toBe(403);
+    // Another laboratory's administrator neither sees the task nor reaches it.
+    expect(await todo('lab2admin', `?processKey=${key}`)).toEqual([]);
+    expect((await complete('lab2admin', kermit[0])).status).toBe(404);
     await completeNamed(p, 'make profit', 'fozzie');
     expect(await status(p)).toBe('completed');
   });
@@ -250,6 +261,21 @@ describe('Activiti fixtures run as their README says', () => {
     expect(trace.finished).toEqual(['theStart', 'flow1', 'task', 'flow2', 'theEnd']);
     // Step 5: the child's activities, from its start event theStart: exactly theStart, task and theEnd.
     expect(trace.history.filter((h) => h.event === 'end').map((h) => h.elementId)).toEqual(['theStart', 'task', 'theEnd']);
+  });
+
+  it('10-11. a call starts the newest deployment of the called key in its own organisation only', async () => {
+    const called = (task: string) => fixture('simpleSubProcess.bpmn20.xml').replaceAll('simpleSubProcess', 'calledLatest').replace('Task in subprocess', task);
+    const first = await deployXml(called('v1 task'));
+    await deployXml(called('v2 task'), 'admin', first.id);
+    // The same key deployed later by another laboratory is that laboratory's process, not ours.
+    await deployXml(called('lab2 task'), 'lab2admin');
+    const caller = fixture('CallActivity.testCallSimpleSubProcess.bpmn20.xml')
+      .replace('calledElement="simpleSubProcess"', 'calledElement="calledLatest"')
+      .replaceAll('callSimpleSubProcess', 'callLatest');
+    const p = await started((await deployXml(caller)).key);
+    await completeNamed(p, 'Task before subprocess');
+    const { children } = (await (await as('admin')).get<{ children: { id: string }[] }>(`/api/workflow/process/${p}`)).body.resultObject;
+    expect(await names(children[0]!.id)).toEqual(['v2 task']);
   });
 
   it('12. parallel gateways inside an embedded subprocess', async () => {
@@ -383,9 +409,23 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
 describe('failures, concurrency and restarts', () => {
   it('an expression that cannot be evaluated fails the start with its message and leaves nothing', async () => {
     // Deployed by test 2 above; started without the variable its conditions read.
+    const before = await instanceCount('exclusiveGwMultipleValidConditions');
     const res = await start('exclusiveGwMultipleValidConditions', {});
     expect(res.status).toBe(400);
     expect(res.body.resultMessage).toMatch(/variable "input" is not defined/);
+    expect(await instanceCount('exclusiveGwMultipleValidConditions')).toBe(before);
+  });
+
+  it('an expression that cannot be evaluated on a completion refuses it, and the task stays open where it was', async () => {
+    // Deployed by test 7: the second task's form key reads var, which this instance never got.
+    const p = await started('testFormExpression');
+    const [first] = await todo('admin', `?processInstanceId=${p}`);
+    const res = await complete('admin', first);
+    expect([res.status, res.body.resultMessage]).toEqual([400, 'The process cannot continue: form-${var}.json: variable "var" is not defined']);
+    expect((await todo('admin', `?processInstanceId=${p}`)).map((t) => [t.id, t.name])).toEqual([[first!.id, 'my task 1']]);
+    // Given the variable, the same task goes on.
+    expect((await complete('admin', first, { variables: { var: 'x' } })).status).toBe(200);
+    expect((await todo('admin', `?processInstanceId=${p}`)).map((t) => t.formKey)).toEqual(['form-x.json']);
   });
 
   it('two completions of one task at once: exactly one succeeds, the other is told it is done', async () => {
@@ -402,6 +442,32 @@ describe('failures, concurrency and restarts', () => {
     await completeNamed(p, 'Task 1');
     server = await server.restart();
     tokens.clear();
+    expect(await names(p)).toEqual(['Task 2', 'Task 3']);
+    for (const name of ['Task 2', 'Task 3', 'Task 4']) await completeNamed(p, name);
+    expect(await status(p)).toBe('completed');
+  }, 60_000);
+
+  it('at start every running instance is recovered: a task row lost while the server was down is back before anyone touches the instance', async () => {
+    const p = await started('UnbalancedForkJoin');
+    await completeNamed(p, 'Task 1');
+    await server.stop();
+    // Lost while no server ran (a restore of an older table, a hand-made repair gone wrong).
+    const db = await openDatabase({ databaseUrl: databaseUrlOf(server), dataDir: server.dataDir });
+    await db.query(`delete from workflow_task where instance_id = $1 and name = 'Task 3' and status = 'active'`, [p]);
+    await db.close();
+    server = await server.restart();
+    tokens.clear();
+    const recovery = () =>
+      server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('running process instances recovered'))
+        .map((line) => JSON.parse(line) as { checked: number; repaired: number; failed: number });
+    await expect.poll(recovery, { timeout: 20_000 }).toHaveLength(1);
+    const [summary] = recovery();
+    // Every running instance of this file's tests is loaded; only the one out of line is repaired.
+    expect(summary!.checked).toBeGreaterThan(1);
+    expect([summary!.repaired, summary!.failed]).toEqual([1, 0]);
     expect(await names(p)).toEqual(['Task 2', 'Task 3']);
     for (const name of ['Task 2', 'Task 3', 'Task 4']) await completeNamed(p, name);
     expect(await status(p)).toBe('completed');

@@ -187,6 +187,14 @@ describe('task lists and claiming', () => {
   });
 });
 
+/** The task sent back is closed as a rollback of that kind, and the history names who sent it where. */
+async function expectRolledBack(p: string, task: Task, kind: string, targetElementId: string) {
+  const done = (await (await as('diag1')).get<Task[]>('/api/workflow/task/done')).body.resultObject.find((t) => t.id === task.id)!;
+  expect([done.status, done.result]).toEqual(['rollback', kind]);
+  const entries = (await trace(p)).history.filter((h) => h.event === 'rollback');
+  expect(entries.at(-1)).toMatchObject({ elementId: task.elementId, result: kind, userName: 'diag1', targetElementId });
+}
+
 describe('rollbacks', () => {
   it('rollback_last returns to the task before, records it, and the flow goes on from there', async () => {
     const p = await atReview();
@@ -212,9 +220,11 @@ describe('rollbacks', () => {
 
   it('rollback_start returns to the first task; it cannot go further back', async () => {
     const p = await atReview();
-    await completeOk('diag1', await only('diag1', p), { result: 'rollback_start' });
+    const review = await only('diag1', p);
+    await completeOk('diag1', review, { result: 'rollback_start' });
     const first = await only('gross1', p);
     expect(first.name).toBe('取材');
+    await expectRolledBack(p, review, 'rollback_start', 'grossing');
     const nowhere = await complete('gross1', first, { result: 'rollback_start', variables: { tumorSize: 1, site: 'SITE_A' } });
     expect(nowhere.status).toBe(400);
     expect(nowhere.body.resultMessage).toBe('There is no earlier task to send it back to');
@@ -235,6 +245,7 @@ describe('rollbacks', () => {
 
     await completeOk('diag1', review, { result: 'rollback_define', targetElementId: 'grossing' });
     expect(await open(p)).toEqual(['取材']);
+    await expectRolledBack(p, review, 'rollback_define', 'grossing');
     const again = await only('gross1', p);
     await completeOk('gross1', again, { variables: { tumorSize: 0, site: 'SITE_B' } });
     expect(await open(p)).toEqual(['常规制片']);

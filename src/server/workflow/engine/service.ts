@@ -72,14 +72,7 @@ const list = (values: string[], vars: Record<string, unknown>) => values.flatMap
 async function advance(step: Step, instance: store.InstanceRow, action?: Action, from: From | null = null): Promise<void> {
   const { tx } = step;
   const model = await modelOf(tx, instance.deploymentId);
-  const members = model.loops.size > 0 ? await loopMembers(tx, instance, model) : undefined;
-  let result;
-  try {
-    result = await runStep(model, instance.engineState, { variables: instance.variables, runtime: instance.runtime, members }, action);
-  } catch (e) {
-    if (e instanceof StepError) throw badRequest('workflow.stepFailed', { detail: e.message });
-    throw e;
-  }
+  const result = await engineStep(tx, instance, model, action);
   const typeOf = (id: string) => model.elements.get(id)?.$type.replace('bpmn:', '');
   await store.addPassed(tx, instance.id, result.passed.map((p) => ({ ...p, elementType: typeOf(p.elementId) })));
   await reconcileTasks(step, instance, model, result, from);
@@ -87,6 +80,36 @@ async function advance(step: Step, instance: store.InstanceRow, action?: Action,
   const current = { ...instance, engineState: result.state };
   for (const wait of result.waits.filter((w) => w.calledElement)) await callActivity(step, current, wait);
   if (result.ended && instance.parentId && instance.parentExecutionId) await resumeParent(step, instance);
+}
+
+/** One engine run of the instance, a step the engine refuses answered as the spec's 400 with its reason. */
+async function engineStep(tx: Queryable, instance: store.InstanceRow, model: PreparedModel, action?: Action) {
+  const members = model.loops.size > 0 ? await loopMembers(tx, instance, model) : undefined;
+  try {
+    return await runStep(model, instance.engineState, { variables: instance.variables, runtime: instance.runtime, members }, action);
+  } catch (e) {
+    if (e instanceof StepError) throw badRequest('workflow.stepFailed', { detail: e.message });
+    throw e;
+  }
+}
+
+/**
+ * Recovery at server start: the saved state is loaded into the engine again and the open task rows
+ * compared with what it waits on. Only an instance out of line (a task row lost or left over, a call
+ * whose child never started) is stepped, so an ordinary start writes nothing. Answers whether it was.
+ */
+async function recover(step: Step, instance: store.InstanceRow): Promise<boolean> {
+  const model = await modelOf(step.tx, instance.deploymentId);
+  const result = await engineStep(step.tx, instance, model);
+  const open = new Set((await store.activeTasks(step.tx, instance.id)).map((t) => t.executionId));
+  const waiting = result.waits.filter((w) => model.userTasks.has(w.elementId)).map((w) => w.executionId);
+  const calls = result.waits.filter((w) => w.calledElement).map((w) => w.executionId);
+  const children = calls.length
+    ? (await step.tx.query<{ at: string }>('select parent_execution_id as at from process_instance where parent_id = $1', [instance.id])).map((r) => r.at)
+    : [];
+  const inLine = !result.ended && waiting.length === open.size && waiting.every((id) => open.has(id)) && calls.every((id) => children.includes(id));
+  if (!inLine) await advance(step, instance);
+  return !inLine;
 }
 
 /**
@@ -224,6 +247,13 @@ export async function taskFormPage(db: Queryable, task: store.TaskRow) {
   return task.formKey && /^\d+$/.test(task.formKey.trim()) ? loadFormPage(db, task.orgId, Number(task.formKey)) : undefined;
 }
 
+/** What the recovery at start found: instances loaded, those whose tasks had to be brought in line, and those that failed. */
+export interface RecoverySummary {
+  checked: number;
+  repaired: number;
+  failed: { id: string; reason: string }[];
+}
+
 export class WorkflowEngine {
   constructor(
     private readonly db: Database,
@@ -311,6 +341,34 @@ export class WorkflowEngine {
       if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
       await advance(step, instance, (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }), task);
     });
+  }
+
+  /**
+   * At server start every running instance is recovered (see recover), a page of ids at a time, each
+   * in its own transaction under its row lock. An instance another process holds right now is being
+   * advanced there and is passed over. One that cannot be recovered is named, and the rest go on;
+   * a server that stops meanwhile ends the pass between two instances.
+   */
+  async recoverRunning(signal?: AbortSignal): Promise<RecoverySummary> {
+    const summary: RecoverySummary = { checked: 0, repaired: 0, failed: [] };
+    for (let after = ''; ; ) {
+      const page = await this.db.query<{ id: string }>(`select id from process_instance where status = 'running' and id > $1 order by id limit 200`, [after]);
+      if (page.length === 0) return summary;
+      for (const { id } of page) {
+        if (signal?.aborted) return summary;
+        try {
+          const repaired = await this.inStep(async (step) => {
+            const instance = await store.lockRunningInstance(step.tx, id);
+            return instance ? recover(step, instance) : false;
+          });
+          summary.checked++;
+          if (repaired) summary.repaired++;
+        } catch (e) {
+          summary.failed.push({ id, reason: e instanceof ApiError ? String(e.vars.detail ?? e.key) : (e as Error).message });
+        }
+      }
+      after = page.at(-1)!.id;
+    }
   }
 
   async claim(caller: Caller, taskId: string): Promise<void> {

@@ -26,6 +26,9 @@ const INSTANCE = `id, deployment_id as "deploymentId", org_id as "orgId", proces
 
 /** Locks the instance row: one process advances an instance at a time, others wait for the commit. */
 export const lockInstance = (tx: Queryable, id: string) => one<InstanceRow>(tx, `select ${INSTANCE} from process_instance where id = $1 for update`, [id]);
+/** The same for the recovery at start, which passes over a running instance another process is advancing. */
+export const lockRunningInstance = (tx: Queryable, id: string) =>
+  one<InstanceRow>(tx, `select ${INSTANCE} from process_instance where id = $1 and status = 'running' for update skip locked`, [id]);
 export const getInstance = (db: Queryable, id: string) => one<InstanceRow>(db, `select ${INSTANCE} from process_instance where id = $1`, [id]);
 
 export async function insertInstance(tx: Queryable, row: Pick<InstanceRow, 'id' | 'deploymentId' | 'orgId' | 'processKey' | 'businessKey' | 'parentId' | 'parentExecutionId' | 'variables' | 'startedBy'>) {
