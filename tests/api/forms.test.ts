@@ -189,6 +189,29 @@ describe('public elements and tree data sources: issue and sync (spec 7.6)', () 
     expect((await lab3.post('/api/form/issueTreeDataSource', { ids: String(source.id), orgIds: '2' })).status).toBe(403);
   });
 
+  it("lets the main lab synchronise the base organisation's elements, which then list on its own copy of their form", async () => {
+    const group = await as('baseadmin');
+    const form = (await group.post<Row>('/api/form/createForm', { pageName: '测试-同步元素载体', formCode: 'T_SYNC_HOST', category: 2 })).body.resultObject;
+    const element = { formId: form.id, logicalName: 't_sync_margin', label: '公共-切缘距离', controlType: 'input' };
+    expect((await group.post('/api/form/createElement', element)).status).toBe(200);
+
+    const main = await as('admin');
+    expect((await main.get<Page>('/api/form/findElementList?logicalName=t_sync_margin')).body.resultObject.total).toBe(0);
+    // The form first, so that the element's copy is pointed at the lab's own copy of its page.
+    expect((await main.post('/api/form/syncForm', {})).body).toMatchObject({ code: 20000 });
+    const synced = await main.post<{ copied: number }>('/api/form/syncElement', {});
+    expect(synced.body).toMatchObject({ code: 20000 });
+
+    const labForm = (await main.get<Page>('/api/form/findFormList?formPageName=测试-同步元素')).body.resultObject.records;
+    expect(labForm.map((r) => [r.pageName, r.syncFlag])).toEqual([['测试-同步元素载体', 1]]);
+    const found = (await main.get<{ records: (Row & { label: string; formId: number })[] }>('/api/form/findElementList?logicalName=t_sync_margin')).body
+      .resultObject.records;
+    expect(found.map((r) => [r.logicalName, r.label, r.syncFlag, r.formId])).toEqual([['t_sync_margin', '公共-切缘距离', 1, labForm[0]!.id]]);
+    // The lab's page now shows the control, as the workflow designer reads it.
+    const cols = await main.get<string>(`/api/form/findFormColsById?id=${labForm[0]!.id}`);
+    expect(JSON.parse(cols.body.resultObject)).toEqual({ t_sync_margin: '公共-切缘距离' });
+  });
+
   it('distributes an element to the chosen labs only, and never to an only-lab user asking for it', async () => {
     const group = await as('baseadmin');
     const form = (await group.post<Row>('/api/form/createForm', { pageName: '测试-公共元素载体', formCode: 'T_PUBLIC_HOST', category: 2 })).body.resultObject;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, login, tokenFor } from '../support/client';
 
-/** System maintenance: roles and their menus, users and their lock, the operation log. */
+/** System maintenance: roles and their menus, users and their lock, departments, global config, the operation log. */
 interface MenuNode {
   path: string;
   meta: { id?: number };
@@ -22,10 +22,17 @@ interface UserRow {
   locked: boolean;
 }
 interface LogRow {
+  at: string;
   userAccount: string;
   resource: string;
+  recordId: string | null;
   action: string;
-  after: string | null;
+  before: Record<string, unknown> | null;
+  after: Record<string, unknown> | null;
+}
+interface Saved {
+  id: number;
+  version: number;
 }
 
 let server: TestServer;
@@ -89,6 +96,87 @@ describe('users', () => {
     const res = await admin.post('/api/resources/user', { userAccount: 'ruomima', userName: '赵六', password: 'abcdefgh', roleIds: [1] });
     expect(res.status).toBe(400);
     expect((await admin.get<Page<UserRow>>('/api/resources/user?userAccount=ruomima')).body.resultObject.total).toBe(0);
+  });
+});
+
+/** The log entries of one record, oldest first, as the operation log screen lists them (spec 7.7). */
+async function logOf(resource: string, id: number): Promise<LogRow[]> {
+  const log = (await (await as('admin')).get<Page<LogRow>>(`/api/log/getLogList?resource=${resource}`)).body.resultObject.records;
+  return log.filter((r) => r.recordId === String(id)).reverse();
+}
+
+/** The editor may neither read nor write a screen the schema keeps to administrators. */
+async function refusedToEditor(resource: string, id: number, record: object) {
+  const editor = await as('editor');
+  expect((await editor.get(`/api/resources/${resource}`)).status).toBe(403);
+  expect((await editor.post(`/api/resources/${resource}`, record)).status).toBe(403);
+  expect((await editor.put(`/api/resources/${resource}/${id}`, { ...record, version: 1 })).status).toBe(403);
+}
+
+describe('departments', () => {
+  it('saves a department under its parent, reads it back, edits it with its version, keeps it from the editor and logs each write', async () => {
+    const admin = await as('admin');
+    const top = (await admin.get<Page<Saved & { code: string }>>('/api/resources/department?code=LAB')).body.resultObject.records[0]!;
+    const department = { code: 'MICRO', name: '微生物室', parentId: top.id, head: '黄敏', phone: '8401', sort: 6 };
+    const created = await admin.post<Saved>('/api/resources/department', department);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id, version } = created.body.resultObject;
+
+    const listed = (await admin.get<Page<Saved & typeof department>>('/api/resources/department?code=MICRO')).body.resultObject.records;
+    expect(listed).toEqual([expect.objectContaining({ id, ...department, enabled: true })]);
+
+    const edited = await admin.put<Saved & typeof department>(`/api/resources/department/${id}`, { ...department, head: '黄敏华', version });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.resultObject).toMatchObject({ head: '黄敏华', version: version + 1 });
+    // The version edited must still be the stored one: a second save of the old version is refused.
+    expect((await admin.put(`/api/resources/department/${id}`, { ...department, head: '旧值', version })).status).toBe(409);
+    expect((await admin.get<typeof department>(`/api/resources/department/${id}`)).body.resultObject.head).toBe('黄敏华');
+
+    await refusedToEditor('department', id, { ...department, code: 'MICRO2', name: '微生物二室' });
+    expect((await admin.get<Page<Saved>>('/api/resources/department?code=MICRO2')).body.resultObject.total).toBe(0);
+
+    const log = await logOf('department', id);
+    expect(log.map((r) => [r.userAccount, r.action])).toEqual([
+      ['admin', 'create'],
+      ['admin', 'update'],
+    ]);
+    expect(log[0]!.after).toMatchObject({ name: '微生物室', head: '黄敏' });
+    expect(log[1]!.before).toMatchObject({ head: '黄敏' });
+    expect(log[1]!.after).toMatchObject({ head: '黄敏华' });
+    for (const entry of log) expect(Number.isNaN(Date.parse(entry.at))).toBe(false);
+  });
+});
+
+describe('global config', () => {
+  it('saves a setting, reads it back, changes its value with its version, keeps it from the editor and logs each write', async () => {
+    const admin = await as('admin');
+    const setting = { configKey: 'report.printCopies', name: '报告默认打印份数', valueType: 'number', value: '1', groupName: 'report' };
+    const created = await admin.post<Saved>('/api/resources/globalConfig', setting);
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { id, version } = created.body.resultObject;
+
+    const listed = (await admin.get<Page<Saved & typeof setting>>('/api/resources/globalConfig?configKey=report.printCopies')).body.resultObject.records;
+    expect(listed).toEqual([expect.objectContaining({ id, ...setting })]);
+    // The key is the name the product reads the setting by: a second one of the same key is refused.
+    expect((await admin.post('/api/resources/globalConfig', { ...setting, name: '重复' })).status).toBe(400);
+
+    const edited = await admin.put<Saved & typeof setting>(`/api/resources/globalConfig/${id}`, { ...setting, value: '2', version });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.resultObject).toMatchObject({ value: '2', version: version + 1 });
+    expect((await admin.put(`/api/resources/globalConfig/${id}`, { ...setting, value: '3', version })).status).toBe(409);
+    expect((await admin.get<typeof setting>(`/api/resources/globalConfig/${id}`)).body.resultObject.value).toBe('2');
+
+    await refusedToEditor('globalConfig', id, { ...setting, configKey: 'report.editorKey' });
+    expect((await admin.get<Page<Saved>>('/api/resources/globalConfig?configKey=report.editorKey')).body.resultObject.total).toBe(0);
+
+    const log = await logOf('globalConfig', id);
+    expect(log.map((r) => [r.userAccount, r.action])).toEqual([
+      ['admin', 'create'],
+      ['admin', 'update'],
+    ]);
+    expect(log[1]!.before).toMatchObject({ value: '1' });
+    expect(log[1]!.after).toMatchObject({ value: '2' });
+    for (const entry of log) expect(Number.isNaN(Date.parse(entry.at))).toBe(false);
   });
 });
 

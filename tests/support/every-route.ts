@@ -7,8 +7,8 @@ import { labTypeWrites, screenAllows, type LabType } from '../../src/shared/scre
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 /**
- * Visiting every route of the spec 2.2 tree (issue 6), for the administrator's and the editor's e2e
- * files, which run beside each other: each page the role sees renders its table with demo rows (or its
+ * Visiting every route of the spec 2.2 tree (issue 6), for the administrator's, the editor's and the
+ * base organisation's e2e files, which run beside each other: each page the role sees renders its table with demo rows (or its
  * hand-written page), opens its create dialog where the role may create, and logs no console error.
  */
 const schemaDir = path.resolve(import.meta.dirname, '../../schemas');
@@ -63,6 +63,13 @@ export const LEAVES = leavesOf(menuFile.routes);
 
 /** What the visible view of the shell shows right now. */
 type Shown = { kind: 'rows' | 'emptyTable' | 'placeholder' | 'error' | 'page' | 'loading'; detail: string };
+
+/**
+ * What a visit found on one route: the kind of view it settled on, or `created` when its table showed
+ * rows and its create dialog opened and closed, so a test can require that of a route, not only the
+ * absence of problems (which is all a route the schema lets nobody create on can show).
+ */
+export type Outcome = Shown['kind'] | 'created';
 
 /** Classifies the visible view; with `settledOnly`, answers null while it is still loading or its table is empty. */
 function classify(settledOnly: boolean): Shown | null {
@@ -161,10 +168,18 @@ function sidebarKeys(page: Page): Promise<string[]> {
 }
 
 /**
- * Visits each route in turn and says what is wrong with it. The tab of the route before is closed
- * (middle click, spec 2.3) so kept-alive views do not pile up in the page.
+ * Visits each route in turn and says what is wrong with it; `outcomes`, when given, gets what each route
+ * showed. The tab of the route before is closed (middle click, spec 2.3) so kept-alive views do not pile
+ * up in the page.
  */
-export async function visitAll(page: Page, visitor: Visitor, consoleErrors: string[], leaves: Leaf[], seenKeys: Set<string>): Promise<string[]> {
+export async function visitAll(
+  page: Page,
+  visitor: Visitor,
+  consoleErrors: string[],
+  leaves: Leaf[],
+  seenKeys: Set<string>,
+  outcomes?: Map<string, Outcome>,
+): Promise<string[]> {
   const problems: string[] = [];
   let previous: string | undefined;
   for (const leaf of leaves) {
@@ -176,10 +191,14 @@ export async function visitAll(page: Page, visitor: Visitor, consoleErrors: stri
     else if (shown.kind === 'emptyTable') problems.push(`${where}: screen ${shown.detail} lists no row`);
     else if (shown.kind === 'loading') problems.push(`${where}: still loading after 15 s`);
     else if (shown.kind === 'placeholder') problems.push(`${where}: only a placeholder`);
-    else if (shown.kind === 'rows') {
-      const problem = await tryCreateDialog(page, createExpected(shown.detail, leaf, visitor));
+    let outcome: Outcome = shown.kind;
+    if (shown.kind === 'rows') {
+      const expected = createExpected(shown.detail, leaf, visitor);
+      const problem = await tryCreateDialog(page, expected);
       if (problem) problems.push(`${where}: ${problem}`);
+      else if (expected) outcome = 'created';
     }
+    outcomes?.set(leaf.path, outcome);
     for (const key of await sidebarKeys(page)) seenKeys.add(key);
     // A dialog the page opened by itself is a problem of the page; close it to go on.
     const modal = await openModalText(page);
