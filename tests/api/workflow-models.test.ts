@@ -57,6 +57,28 @@ const diagram = (key: string, task: string) => `<?xml version="1.0" encoding="UT
   </process>
 </definitions>`;
 
+/**
+ * A model as the designer saves it (exporter stamp, so deploy holds it to the lab rules): a task, then
+ * a gateway choosing between two conditional flows, ok and redo. The task's and the gateway's Activiti /
+ * LIMS attributes are given as written; ok's condition may be replaced.
+ */
+const designed = (key: string, task: string, gateway: string, okCondition = "${result == 'pass'}") =>
+  `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+  xmlns:activiti="http://activiti.org/bpmn" xmlns:lims="http://lims.local/schema/bpmn" targetNamespace="t" exporter="LIMS designer">
+  <process id="${key}" name="规则流程" isExecutable="true">
+    <startEvent id="start" name="开始"/>
+    <userTask id="task" name="初审"${task}/>
+    <exclusiveGateway id="gw" name="结果"${gateway}/>
+    <endEvent id="passed" name="完成"/>
+    <endEvent id="failed" name="完成"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="task"/>
+    <sequenceFlow id="f2" sourceRef="task" targetRef="gw"/>
+    <sequenceFlow id="ok" sourceRef="gw" targetRef="passed"><conditionExpression xsi:type="tFormalExpression">${okCondition}</conditionExpression></sequenceFlow>
+    <sequenceFlow id="redo" sourceRef="gw" targetRef="failed"><conditionExpression xsi:type="tFormalExpression">\${result == 'unpass'}</conditionExpression></sequenceFlow>
+  </process>
+</definitions>`;
+
 beforeAll(async () => {
   server = await startServer();
 });
@@ -146,21 +168,7 @@ describe('process models (spec 2.4, 7.5)', () => {
     });
     const id = created.body.resultObject.id;
     // As the designer saves it (exporter stamp), with the task's form and positions and the gateway's order left out.
-    const drawn = (task: string, gateway: string) => `<?xml version="1.0" encoding="UTF-8"?>
-<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-  xmlns:activiti="http://activiti.org/bpmn" xmlns:lims="http://lims.local/schema/bpmn" targetNamespace="t" exporter="LIMS designer">
-  <process id="lab_rules" name="规则流程" isExecutable="true">
-    <startEvent id="start" name="开始"/>
-    <userTask id="task" name="初审"${task}/>
-    <exclusiveGateway id="gw" name="结果"${gateway}/>
-    <endEvent id="passed" name="完成"/>
-    <endEvent id="failed" name="完成"/>
-    <sequenceFlow id="f1" sourceRef="start" targetRef="task"/>
-    <sequenceFlow id="f2" sourceRef="task" targetRef="gw"/>
-    <sequenceFlow id="ok" sourceRef="gw" targetRef="passed"><conditionExpression xsi:type="tFormalExpression">\${result == 'pass'}</conditionExpression></sequenceFlow>
-    <sequenceFlow id="redo" sourceRef="gw" targetRef="failed"><conditionExpression xsi:type="tFormalExpression">\${result == 'unpass'}</conditionExpression></sequenceFlow>
-  </process>
-</definitions>`;
+    const drawn = (task: string, gateway: string) => designed('lab_rules', task, gateway);
     expect((await saveXml('admin', id, drawn('', ''))).status).toBe(200);
     const refused = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
     expect(refused.status).toBe(400);
@@ -177,6 +185,37 @@ describe('process models (spec 2.4, 7.5)', () => {
       ' lims:sequenceFlowOrder="redo,ok"',
     );
     expect((await saveXml('admin', id, fixed)).status).toBe(200);
+    const deployed = await admin.get<{ deploymentId: string }>(`/api/workflow/model/deploy?modelId=${id}`);
+    expect(deployed.body.resultMessage).toBe('部署成功');
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(
+      deployed.body.resultObject.deploymentId,
+    );
+  });
+
+  it('refuses to deploy a model whose condition does not parse, names the flow and the problem, and deploys it fixed', async () => {
+    const admin = await as('admin');
+    const created = await admin.post<Model>('/api/workflow/model/insert', {
+      key: 'bad_condition',
+      name: '条件流程',
+    });
+    const id = created.body.resultObject.id;
+    // Every lab rule kept, so the one thing wrong is ok's condition, which lacks its right-hand side.
+    const withOk = (condition: string) =>
+      designed(
+        'bad_condition',
+        ' activiti:formKey="12" activiti:candidateGroups="1001"',
+        ' lims:sequenceFlowOrder="redo,ok"',
+        condition,
+      );
+    expect((await saveXml('admin', id, withOk('${amount >}'))).status).toBe(200);
+    const refused = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.resultMessage).toBe(
+      '流程模型校验失败：ok: condition "${amount >}": cannot parse: Expected expression after > at character 8',
+    );
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
+
+    expect((await saveXml('admin', id, withOk('${amount > 100}'))).status).toBe(200);
     const deployed = await admin.get<{ deploymentId: string }>(`/api/workflow/model/deploy?modelId=${id}`);
     expect(deployed.body.resultMessage).toBe('部署成功');
     expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(

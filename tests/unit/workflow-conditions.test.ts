@@ -101,6 +101,27 @@ describe('condition builder expressions (spec 2.4, 5)', () => {
     ).toEqual(['第1个条件,结果变量只能使用==或!=']);
   });
 
+  it('refuses a result row whose value is not pass or unpass, as written (spec 5)', () => {
+    const result = newRow({ formId: 'F1', variable: 'result', conditionalOpt: '==', conditionalVal: 'pass' });
+    const unpass = { ...result, conditionalOpt: '!=' as const, conditionalVal: 'unpass' };
+    expect(rowProblems([{ ...result, logic: '||' }, unpass])).toEqual([]);
+    expect(rowProblems([{ ...result, conditionalVal: 'passed' }])).toEqual([
+      '第1个条件,结果变量的值只能是pass或unpass',
+    ]);
+    // Quoted as written, ' pass' would never equal the task's result.
+    expect(rowProblems([{ ...result, conditionalVal: ' pass' }])).toEqual([
+      '第1个条件,结果变量的值只能是pass或unpass',
+    ]);
+    // Both parts wrong: both said, operator first as before; an empty value keeps its own message only.
+    expect(rowProblems([{ ...result, conditionalOpt: '>=', conditionalVal: 'rollback' }])).toEqual([
+      '第1个条件,结果变量只能使用==或!=',
+      '第1个条件,结果变量的值只能是pass或unpass',
+    ]);
+    expect(rowProblems([{ ...result, conditionalVal: '' }])).toEqual(['第1个条件,变量值不能为空']);
+    // Another variable may hold any value.
+    expect(rowProblems([{ ...result, variable: 'site', conditionalVal: 'passed' }])).toEqual([]);
+  });
+
   it('keeps expressions it cannot split into rows as text, and maps pass weight to a completion condition', () => {
     expect(parseExpression('${a.size() > 2}')).toBeUndefined();
     expect(parseExpression('not an expression')).toBeUndefined();

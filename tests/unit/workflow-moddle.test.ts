@@ -83,6 +83,158 @@ describe('Activiti XML through the designer moddle (issue 4)', () => {
   });
 });
 
+/** Every Activiti extension element, with its attributes and children, as Activiti and Flowable files carry them. */
+const EXTENSIONS = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:activiti="http://activiti.org/bpmn"
+  xmlns:flowable="http://flowable.org/bpmn" targetNamespace="http://www.activiti.org/processdef">
+  <process id="ext" name="扩展" isExecutable="true">
+    <extensionElements>
+      <activiti:executionListener event="start" class="lims.StartListener"/>
+      <activiti:eventListener events="TASK_CREATED,TASK_COMPLETED" entityType="task" delegateExpression="\${taskEvents}"/>
+      <activiti:potentialStarter><resourceAssignmentExpression><formalExpression>user(admin), group(1001)</formalExpression></resourceAssignmentExpression></activiti:potentialStarter>
+    </extensionElements>
+    <startEvent id="start" activiti:initiator="applicant">
+      <extensionElements>
+        <activiti:formProperty id="sample" name="标本" type="enum" expression="\${sampleType}" variable="sampleType" default="blood" datePattern="yyyy-MM-dd" readable="true" writable="false" required="true">
+          <activiti:value id="blood" name="血液"/>
+          <activiti:value id="tissue" name="组织"/>
+        </activiti:formProperty>
+      </extensionElements>
+    </startEvent>
+    <userTask id="review" activiti:candidateGroups="1001" activiti:async="true" flowable:category="lab">
+      <extensionElements>
+        <activiti:taskListener event="create" delegateExpression="\${notifier}">
+          <activiti:field name="channel" stringValue="sms"/>
+          <activiti:field name="to" expression="\${applicant}"/>
+          <activiti:field name="text"><activiti:string><![CDATA[a < b & c]]></activiti:string></activiti:field>
+          <activiti:field name="when"><activiti:expression>\${now}</activiti:expression></activiti:field>
+        </activiti:taskListener>
+        <activiti:taskListener event="complete" class="lims.Done"/>
+        <flowable:taskListener event="assignment" class="lims.Assigned"><flowable:field name="x" stringValue="y"/></flowable:taskListener>
+      </extensionElements>
+    </userTask>
+    <serviceTask id="mail" activiti:class="lims.Mail" activiti:exclusive="false">
+      <extensionElements>
+        <activiti:field name="subject" stringValue="报告"/>
+        <activiti:failedJobRetryTimeCycle>R5/PT7M</activiti:failedJobRetryTimeCycle>
+        <activiti:mapException errorCode="E1" includeChildExceptions="true">java.io.IOException</activiti:mapException>
+      </extensionElements>
+    </serviceTask>
+    <callActivity id="sub" calledElement="child" activiti:inheritVariables="false">
+      <extensionElements>
+        <activiti:in source="sampleId" target="id"/>
+        <activiti:in sourceExpression="\${amount + 1}" target="amount"/>
+        <activiti:out source="report" target="reportId"/>
+      </extensionElements>
+    </callActivity>
+    <endEvent id="end"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="review">
+      <extensionElements><activiti:executionListener event="take" expression="\${audit.log(execution)}"><activiti:field name="level" stringValue="info"/></activiti:executionListener></extensionElements>
+    </sequenceFlow>
+    <sequenceFlow id="f2" sourceRef="review" targetRef="mail"/>
+    <sequenceFlow id="f3" sourceRef="mail" targetRef="sub"/>
+    <sequenceFlow id="f4" sourceRef="sub" targetRef="end"/>
+  </process>
+</definitions>`;
+
+const ENTITIES: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+const decode = (text: string) =>
+  text.replace(/&(#x[\da-f]+|#\d+|\w+);/gi, (m, e: string) =>
+    e[0] === '#' ? String.fromCodePoint(Number(`0${e.slice(1)}`)) : (ENTITIES[e] ?? m),
+  );
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * Every element of a document as "its path [its attributes]" and every text as "path = text", sorted.
+ * Read independently of moddle, so it shows what a round trip loses; moddle may reorder attributes,
+ * sibling elements and namespace declarations and may swap CDATA for escapes, which mean the same.
+ */
+function outline(xml: string): string[] {
+  const plain = xml
+    .replace(/<\?[\s\S]*?\?>/g, '')
+    .replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, text: string) => escapeText(text));
+  const entries: string[] = [];
+  const path: string[] = [];
+  for (const [, close, name, attrs, empty, text] of plain.matchAll(
+    /<(\/?)([\w:.-]+)((?:\s+[\w:.-]+="[^"]*")*)\s*(\/?)>|([^<]+)/g,
+  )) {
+    if (text !== undefined) {
+      if (text.trim()) entries.push(`${path.join('/')} = ${decode(text.trim())}`);
+    } else if (close) path.pop();
+    else {
+      const own = [...attrs!.matchAll(/([\w:.-]+)="([^"]*)"/g)]
+        .filter(([, n]) => !n!.startsWith('xmlns'))
+        .map(([, n, v]) => `${n}=${decode(v!)}`)
+        .sort();
+      path.push(name!);
+      entries.push(`${path.join('/')} [${own.join(' ')}]`);
+      if (empty) path.pop();
+    }
+  }
+  return entries.sort();
+}
+
+type Extended = El & { extensionElements?: { values: El[] } };
+const extensionsOf = (el: El) => (el as Extended).extensionElements?.values ?? [];
+
+describe('Activiti extension elements through the designer moddle (issue 4)', () => {
+  it('keeps listeners, form properties, fields, call activity in/out and the rest, with every attribute', async () => {
+    const first = await moddle.fromXML(EXTENSIONS, 'bpmn:Definitions');
+    expect(first.warnings).toEqual([]);
+    const { xml } = await moddle.toXML(first.rootElement, { format: true });
+    expect(outline(xml)).toEqual(outline(EXTENSIONS));
+
+    // Read back as Activiti's types, not as anonymous XML: the panels can edit them.
+    const again = await moddle.fromXML(xml, 'bpmn:Definitions');
+    expect(again.warnings).toEqual([]);
+    const p = processOf(again.rootElement);
+    const [created, completed, foreign] = extensionsOf(byId(p, 'review'));
+    expect([created!.$type, completed!.$type, foreign!.$type]).toEqual([
+      'activiti:TaskListener',
+      'activiti:TaskListener',
+      'flowable:taskListener',
+    ]);
+    const fields = created!.get('fields') as El[];
+    expect(
+      fields.map((f) => [f.get('name'), f.get('stringValue') ?? f.get('expression') ?? f.get('string')]),
+    ).toEqual([
+      ['channel', 'sms'],
+      ['to', '${applicant}'],
+      ['text', 'a < b & c'],
+      ['when', undefined],
+    ]);
+    expect((fields[3]!.get('expressionElement') as { body: string }).body).toBe('${now}');
+    const [form] = extensionsOf(byId(p, 'start'));
+    expect((form!.get('values') as El[]).map((v) => [v.get('id'), v.get('name')])).toEqual([
+      ['blood', '血液'],
+      ['tissue', '组织'],
+    ]);
+    expect(
+      extensionsOf(byId(p, 'sub')).map((e) => [e.$type, e.get('source') ?? e.get('sourceExpression')]),
+    ).toEqual([
+      ['activiti:In', 'sampleId'],
+      ['activiti:In', '${amount + 1}'],
+      ['activiti:Out', 'report'],
+    ]);
+    expect(byId(p, 'review').$attrs['flowable:category']).toBe('lab');
+    // Activiti reads a potential starter only from <formalExpression>, not from <expression xsi:type=…>.
+    expect(xml).toContain('<formalExpression>user(admin), group(1001)</formalExpression>');
+  });
+
+  it('drops an Activiti element it does not know with a warning that names it, and still saves the rest', async () => {
+    const unknown = EXTENSIONS.replace(
+      '<activiti:taskListener event="complete" class="lims.Done"/>',
+      '<activiti:taskListener event="complete" class="lims.Done"/><activiti:customThing answer="42"><activiti:part/></activiti:customThing>',
+    );
+    const { rootElement, warnings } = await moddle.fromXML(unknown, 'bpmn:Definitions');
+    expect(warnings.map((w) => (w as Error).message.split('\n')[0])).toEqual([
+      'unparsable content <activiti:customThing> detected',
+    ]);
+    const { xml } = await moddle.toXML(rootElement, { format: true });
+    expect(outline(xml)).toEqual(outline(EXTENSIONS));
+  });
+});
+
 describe('copy flowchart (spec 2.4)', () => {
   it("gives the copied diagram the target model's process id and name, and keeps the rest", async () => {
     const { retargetDiagram } = await import('../../src/web/workflow/copyDiagram');

@@ -56,6 +56,20 @@ export const newRow = (partial: Partial<ConditionRow> = {}): ConditionRow => ({
   ...partial,
 });
 
+/**
+ * Spec 5: a result variable compares only by == / != with pass or unpass. The value is checked as
+ * written, untrimmed, because it is quoted as written: ' pass' would never equal a task's result.
+ */
+function resultRowProblems(row: ConditionRow, n: number): string[] {
+  const problems: string[] = [];
+  if (row.conditionalOpt && !RESULT_OPERATORS.includes(row.conditionalOpt))
+    problems.push(`第${n}个条件,结果变量只能使用==或!=`);
+  // An empty value already has its own message.
+  if (row.conditionalVal.trim() && !RESULT_VALUES.includes(row.conditionalVal))
+    problems.push(`第${n}个条件,结果变量的值只能是pass或unpass`);
+  return problems;
+}
+
 /** Spec 5: the console messages of an invalid set; empty when every row is complete. */
 export function rowProblems(rows: readonly ConditionRow[]): string[] {
   const problems: string[] = [];
@@ -64,14 +78,8 @@ export function rowProblems(rows: readonly ConditionRow[]): string[] {
     if (!row.variable.trim()) problems.push(`第${n}个条件,变量不能为空`);
     if (!row.conditionalOpt) problems.push(`第${n}个条件,操作符不能为空`);
     if (!row.conditionalVal.trim()) problems.push(`第${n}个条件,变量值不能为空`);
-    if (
-      row.variable &&
-      isResultVariable(row.variable) &&
-      row.conditionalOpt &&
-      !RESULT_OPERATORS.includes(row.conditionalOpt)
-    ) {
-      problems.push(`第${n}个条件,结果变量只能使用==或!=`);
-    }
+    // Trimmed as buildExpression writes it: ' result' is the result variable in the expression too.
+    if (isResultVariable(row.variable.trim())) problems.push(...resultRowProblems(row, n));
     // Written bare, anything but a number would be read as another variable's name.
     if (row.numeric && row.conditionalVal.trim() && !NUMBER.test(row.conditionalVal.trim()))
       problems.push(`第${n}个条件,数值变量的值须为数字`);
