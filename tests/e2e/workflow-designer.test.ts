@@ -300,6 +300,12 @@ describe('process model designer (spec 2.4)', () => {
       await panel(page).getByText('连线排序设置').waitFor();
       await page.locator('[data-testid="lint-ok"]').waitFor();
 
+      // The task's documentation through the properties panel's own group; the read-only view shows it too.
+      await element(page, task.id).click();
+      await page.locator('[data-group-id="group-documentation"] .bio-properties-panel-group-header').click();
+      await page.locator('#bio-properties-panel-documentation').fill('按申请单取材，大标本另行制片');
+      await page.locator('#bio-properties-panel-documentation').press('Tab');
+
       await page.locator('[data-testid="designer-ok"]').click();
       await message(page, '编辑成功');
       await designer(page).waitFor({ state: 'detached' });
@@ -353,6 +359,8 @@ describe('process model designer (spec 2.4)', () => {
       expect(await panel(page).locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(
         /disabled/,
       );
+      const documentation = page.locator('[data-testid="view-documentation"]');
+      expect([await documentation.inputValue(), await documentation.isDisabled()]).toEqual(['按申请单取材，大标本另行制片', true]);
       await element(page, gateway.id).click();
       await button(panel(page), '查看').click();
       await opened(order);

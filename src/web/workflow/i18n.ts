@@ -19,6 +19,7 @@ const EN = {
   删除失败: 'Deleting failed',
   已取消删除: 'Deletion cancelled',
   部署失败: 'Deployment failed',
+  元素文档: 'Documentation',
   拷贝失败: 'Copying failed',
   请先勾选数据进行操作: 'Select rows first',
   同步失败: 'Synchronising failed',

@@ -106,6 +106,12 @@ function usePanelData(orgId: number): PanelData {
   return useMemo(() => ({ ...lookups, controls }), [lookups, controls]);
 }
 
+/** An element's documentation as bpmn-js keeps it (the text of its first bpmn:documentation). */
+function documentationOf(element: DiagramElement): string {
+  const docs = element.businessObject.get('documentation') as { text?: string }[] | undefined;
+  return docs?.[0]?.text ?? '';
+}
+
 export default function Designer({ model, readOnly, onClose }: DesignerProps) {
   const [canvas, setCanvas] = useState<HTMLDivElement | null>(null);
   const [panel, setPanel] = useState<HTMLDivElement | null>(null);
@@ -189,6 +195,9 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
               </Form.Item>
               <Form.Item label={wt('名称')}>
                 <Input disabled value={element.businessObject.name ?? ''} />
+              </Form.Item>
+              <Form.Item label={wt('元素文档')}>
+                <Input.TextArea disabled autoSize value={documentationOf(element)} data-testid="view-documentation" />
               </Form.Item>
             </Form>
           )}
