@@ -104,10 +104,10 @@ async function renderScreenPage(page: Page): Promise<number> {
 }
 
 /** The plain antd Table of bench/pages: from handing it the rows to the frame after they are on screen. */
-async function renderPlainTable(page: Page, url: string, rows: Record<string, unknown>[]): Promise<number> {
+async function renderPlainTable(page: Page, url: string, rows: Record<string, unknown>[], view: 'table' | 'virtual'): Promise<number> {
   const samples: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    await page.goto(`${url}/bench-pages/index.html?view=table`);
+    await page.goto(`${url}/bench-pages/index.html?view=${view}`);
     await page.waitForFunction(() => typeof window.showRows === 'function');
     await page.evaluate(
       ({ rows, columns }) => {
@@ -170,18 +170,25 @@ export const screenBench: Bench = {
       await page.locator('#root_f1').waitFor();
       const ourKeys = await keystrokes(page, '#root_f1');
 
-      const plain = await renderPlainTable(page, server.url, rows.map((r, i) => ({ id: i + 1, ...r })));
+      const withIds = rows.map((r, i) => ({ id: i + 1, ...r }));
+      const plain = await renderPlainTable(page, server.url, withIds, 'table');
+      const virtual = await renderPlainTable(page, server.url, withIds, 'virtual');
       await page.goto(`${server.url}/bench-pages/index.html?view=form`);
       await page.locator('#root_f1').waitFor();
       const plainKeys = await keystrokes(page, '#root_f1');
+      await page.goto(`${server.url}/bench-pages/index.html?view=input`);
+      await page.locator('#root_f1').waitFor();
+      const bareKeys = await keystrokes(page, '#root_f1');
       await context.close();
       return [
         [`ScreenPage ${ROWS}×${COLUMNS} render, median of ${RUNS} (goal ≤ 150 ms)`, ms(ours)],
         [`plain antd Table ${ROWS}×${COLUMNS} render, median of ${RUNS}`, ms(plain)],
         ['  ScreenPage / plain antd Table (goal ≤ 0.15x)', ratio(ours, plain)],
+        [`antd Table with virtual rows ${ROWS}×${COLUMNS}, median of ${RUNS} (antd's floor)`, `${ms(virtual)} (${ratio(virtual, plain)} of plain)`],
         [`RecordDialog ${FIELDS} fields, keystroke p50 / p95 (goal ≤ 16 ms)`, `${ms(ourKeys.p50)} / ${ms(ourKeys.p95)}`],
         [`default @rjsf antd form ${FIELDS} fields, keystroke p50 / p95`, `${ms(plainKeys.p50)} / ${ms(plainKeys.p95)}`],
         ['  RecordDialog / default @rjsf (goal ≤ 0.3x)', `${ratio(ourKeys.p50, plainKeys.p50)} / ${ratio(ourKeys.p95, plainKeys.p95)}`],
+        ['bare <input>, keystroke p50 / p95 (the frame itself)', `${ms(bareKeys.p50)} / ${ms(bareKeys.p95)}`],
       ];
     } finally {
       await browser.close();

@@ -27,7 +27,8 @@ function afterPaint(done: () => void) {
   requestAnimationFrame(() => setTimeout(done, 0));
 }
 
-function PlainTable() {
+/** `virtual`: antd's own virtual rows, as a list page over about 50 rows needs them (the floor of what antd can do). */
+function PlainTable({ virtual }: { virtual: boolean }) {
   const [rows, setRows] = useState<Record<string, unknown>[]>([]);
   const [start, setStart] = useState(0);
   useEffect(() => {
@@ -40,7 +41,18 @@ function PlainTable() {
     if (rows.length > 0) afterPaint(() => (window.benchRendered = performance.now() - start));
   }, [rows, start]);
   const columns = (window.benchColumns ?? []).map((key) => ({ key, dataIndex: key, title: key, width: 140, sorter: true }));
-  return <Table rowKey="id" size="small" bordered columns={columns} dataSource={rows} pagination={{ pageSize: 500 }} scroll={{ x: 'max-content' }} />;
+  return (
+    <Table
+      rowKey="id"
+      size="small"
+      bordered
+      columns={columns}
+      dataSource={rows}
+      pagination={{ pageSize: 500 }}
+      virtual={virtual}
+      scroll={virtual ? { x: columns.length * 140, y: 600 } : { x: 'max-content' }}
+    />
+  );
 }
 
 function PlainForm() {
@@ -53,4 +65,13 @@ function PlainForm() {
   return <Form schema={schema} formData={data} validator={validator} onChange={(e) => setData(e.formData as Record<string, unknown>)} />;
 }
 
-createRoot(document.getElementById('root')!).render(new URLSearchParams(location.search).get('view') === 'form' ? <PlainForm /> : <PlainTable />);
+/** A bare text input: what a keystroke costs with nothing but the browser behind it. */
+function BareInput() {
+  const [value, setValue] = useState('');
+  return <input id="root_f1" value={value} onChange={(e) => setValue(e.target.value)} />;
+}
+
+const view = new URLSearchParams(location.search).get('view');
+createRoot(document.getElementById('root')!).render(
+  view === 'form' ? <PlainForm /> : view === 'input' ? <BareInput /> : <PlainTable virtual={view === 'virtual'} />,
+);
