@@ -9,6 +9,7 @@ import {
   type TestServer,
 } from '../support/server';
 import { startInProcess, type InProcessApp } from '../support/in-process';
+import { opened, openTab, pushUrl, watch, type Tab } from '../support/pushSocket';
 import { api, login } from '../support/client';
 import {
   NOTIFY_LIMIT_BYTES,
@@ -18,57 +19,6 @@ import {
   splitForNotify,
   stamp,
 } from '../../src/server/push/alert';
-
-interface Closed {
-  code: number;
-  reason: string;
-}
-
-/** A browser tab's push socket: every message it receives, in order, and how it ended. */
-interface Tab {
-  socket: WebSocket;
-  nextMessage(): Promise<string>;
-  closed: Promise<Closed>;
-}
-
-/** Listeners go on before the socket opens, so no message can slip past the test. */
-function watch(socket: WebSocket): Tab {
-  const queued: string[] = [];
-  const waiting: ((text: string) => void)[] = [];
-  socket.on('message', (data) => {
-    const text = data.toString();
-    const waiter = waiting.shift();
-    if (waiter) waiter(text);
-    else queued.push(text);
-  });
-  const closed = new Promise<Closed>((resolve) =>
-    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
-  );
-  return {
-    socket,
-    nextMessage: () =>
-      queued.length > 0 ? Promise.resolve(queued.shift()!) : new Promise((resolve) => waiting.push(resolve)),
-    closed,
-  };
-}
-
-const opened = (tab: Tab) =>
-  new Promise<void>((resolve, reject) => {
-    tab.socket.once('open', () => resolve());
-    tab.socket.once('error', reject);
-  });
-
-function pushUrl(baseUrl: string, userId: number | string, token?: string): string {
-  const query = token === undefined ? '' : `?token=${encodeURIComponent(token)}`;
-  return `${baseUrl.replace(/^http/, 'ws')}/api/websocket/${userId}${query}`;
-}
-
-/** Opens a socket and waits until the server has taken it over. */
-async function openTab(baseUrl: string, userId: number, token: string): Promise<Tab> {
-  const tab = watch(new WebSocket(pushUrl(baseUrl, userId, token)));
-  await opened(tab);
-  return tab;
-}
 
 async function signIn(url: string, account: string): Promise<{ id: number; token: string }> {
   const { status, body } = await login(url, account, DEMO_PASSWORD);

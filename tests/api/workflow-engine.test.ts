@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, tokenFor } from '../support/client';
+import { api, login, tokenFor } from '../support/client';
+import { openTab, type Tab } from '../support/pushSocket';
 import { openDatabase } from '../../src/server/db/database';
 import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 
@@ -403,6 +404,29 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
     expect(nobody.status).toBe(400);
     expect(nobody.body.resultMessage).toBe("The process cannot continue: consult: no user holds the task's candidate groups, so there is no one to give its tasks to");
     expect(await instanceCount(key)).toBe(1);
+  });
+});
+
+describe('alerts of new tasks (spec 4 push channel)', () => {
+  /** A user's push socket, opened with a sign-in of its own. */
+  async function socketOf(account: string): Promise<{ id: number; tab: Tab }> {
+    const { body } = await login(server.url, account, PASSWORD);
+    const id = (body.principal as { id: number }).id;
+    return { id, tab: await openTab(server.url, id, body.access_token!) };
+  }
+
+  it('reach the members of the task candidate groups, and no one else', async () => {
+    const [fozzie, gonzo] = [await socketOf('fozzie'), await socketOf('gonzo')];
+    try {
+      await started('candidateGroupsExtension');
+      expect(JSON.parse(await fozzie.tab.nextMessage())).toMatchObject({ type: 'info', title: '新任务', message: 'make profit' });
+      // Sent after the task's alerts went out: the first thing gonzo hears, so no task alert came before it.
+      const marker = await (await as('admin')).post('/api/push/send', { userIds: [gonzo.id], type: 'info', title: '对照', message: 'after the start' });
+      expect(marker.status).toBe(200);
+      expect(JSON.parse(await gonzo.tab.nextMessage())).toMatchObject({ title: '对照' });
+    } finally {
+      for (const s of [fozzie, gonzo]) s.tab.socket.close();
+    }
   });
 });
 

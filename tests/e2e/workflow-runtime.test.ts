@@ -110,6 +110,41 @@ describe('a deployed model runs (issue 5)', () => {
     expect(consoleErrors).toEqual([]);
   }, 110_000);
 
+  it('a position member claims the next task, passes it, and sends the review back to a step chosen in the dialog', async () => {
+    // Continues the specimen's instance of the test above, waiting at 大标本制片 for the diagnosis position.
+    const diagApi = api(server.url, await tokenFor(server.url, 'diag1', OWN_PASSWORD));
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'diag1', OWN_PASSWORD, '/dashboard');
+    const slide = todoRow(page, BARCODE).filter({ hasText: '大标本制片' });
+    await slide.getByRole('button', { name: /签\s*收/ }).click();
+    // Claimed: the task is the claimer's own now, so the row offers no claim any more.
+    await slide.getByRole('button', { name: /签\s*收/ }).waitFor({ state: 'detached' });
+    const mine = (await diagApi.get<{ name: string; assignee: string | null }[]>(`/api/workflow/task/todo?businessKey=${BARCODE}`)).body.resultObject;
+    expect(mine.map((t) => [t.name, t.assignee])).toEqual([['大标本制片', 'diag1']]);
+
+    await slide.getByRole('button', { name: /办\s*理/ }).click();
+    const dialog = page.locator('.task-dialog');
+    await dialog.getByRole('button', { name: /提\s*交/ }).click();
+    await slide.waitFor({ state: 'detached' });
+
+    // The review goes back to grossing, chosen among the steps the instance has reached.
+    const review = todoRow(page, BARCODE).filter({ hasText: '复核' });
+    await review.getByRole('button', { name: /办\s*理/ }).click();
+    await dialog.getByText('退回指定节点').click();
+    await dialog.getByRole('button', { name: /提\s*交/ }).click();
+    await page.getByText('请选择退回节点').waitFor();
+    await dialog.locator('[data-testid="rollback-target"]').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '取材' }).click();
+    await dialog.getByRole('button', { name: /提\s*交/ }).click();
+    await review.waitFor({ state: 'detached' });
+    await page.locator('[data-testid="done-tasks"] .task-row').filter({ hasText: '复核' }).filter({ hasText: '退回指定节点' }).waitFor();
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const [instance] = (await admin.get<{ records: { id: string }[] }>(`/api/workflow/process/list?businessKey=${BARCODE}&status=running`)).body.resultObject.records;
+    const { tasks } = (await admin.get<{ tasks: { name: string }[] }>(`/api/workflow/process/${instance!.id}`)).body.resultObject;
+    expect(tasks.map((t) => t.name)).toEqual(['取材']);
+    expect(consoleErrors).toEqual([]);
+  });
+
   it('the workflow manager suspends and resumes an instance, and deletes it only once the warning is confirmed', async () => {
     const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
     const admin = api(server.url, token);

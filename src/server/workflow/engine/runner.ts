@@ -180,9 +180,10 @@ export async function runStep(model: PreparedModel, saved: unknown, scope: Scope
   const state = (await engine.getState()) as { definitions: { source?: string }[] };
   for (const d of state.definitions) delete d.source;
   await engine.stop();
-  // A new instance waits exactly where this run stopped; a step of a saved one asks a fresh recovery
-  // of its new state, which also sees the waits from before the step: what a restarted server finds.
-  if (!saved) return { ended: false, state, waits: reached(), passed };
+  // A new instance, or a saved one only recovered (no action), waits exactly where this run stopped; a
+  // step of a saved one asks a fresh recovery of its new state, which also sees the waits from before
+  // the step: what a restarted server finds.
+  if (!saved || !action) return { ended: false, state, waits: reached(), passed };
   const probe = new EventEmitter();
   const waits = listenForWaits(model, probe);
   const again = await load(model, state, options, probe, errors);
