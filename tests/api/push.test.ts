@@ -342,6 +342,23 @@ describe.runIf(process.env.TEST_DATABASE_URL)('push channel across server proces
     }
   });
 
+  it('keeps serving when PostgreSQL ends its idle connections (a restart, an administrator)', async () => {
+    const admin = await signIn(first.url, 'admin');
+    const url = new URL(databaseUrlOf(first)!);
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await client.connect();
+    const { rows } = await client.query<{ pid: number }>(
+      `select pid from pg_stat_activity where datname = $1 and application_name <> 'lims_push' and state = 'idle'`,
+      [url.pathname.slice(1)],
+    );
+    await client.end();
+    expect(rows.length).toBeGreaterThan(0);
+    await terminate(rows.map((r) => r.pid));
+    // Each process hears of its lost connections, says so, and carries on with new ones.
+    await expect.poll(() => first.output().includes('an idle connection was lost'), { timeout: 10_000 }).toBe(true);
+    for (const server of [first, second]) expect((await api(server.url, admin.token).get('/api/user/me')).status).toBe(200);
+  });
+
   it('carries the longest alert the send call accepts', async () => {
     const admin = await signIn(first.url, 'admin');
     const editor = await signIn(first.url, 'editor');
