@@ -132,7 +132,7 @@ describe('a deployed model runs (issue 5)', () => {
     await review.getByRole('button', { name: /办\s*理/ }).click();
     await dialog.getByText('退回指定节点').click();
     await dialog.getByRole('button', { name: /提\s*交/ }).click();
-    await page.getByText('请选择退回节点').waitFor();
+    await page.locator('.ant-message-notice').getByText('请选择退回节点').waitFor();
     await dialog.locator('[data-testid="rollback-target"]').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '取材' }).click();
     await dialog.getByRole('button', { name: /提\s*交/ }).click();
