@@ -5,6 +5,9 @@ import { newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
 import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
+import { modelXml, saveXml, type Flow, type Node } from '../support/workflow';
+import { FREE_FORM_ID, passWeightCondition } from '../../src/shared/expression/conditions';
+import { LIMS_NS } from '../../src/web/workflow/designer/moddle';
 
 const PAGE = '/laboratoryManager/form/workflowDesign';
 const shared = serverAndBrowser();
@@ -111,6 +114,97 @@ async function conditionRow(conditions: Locator, i: number) {
     await conditions.locator('[data-testid="cond-value"] input').nth(i).inputValue(),
     await text('cond-logic'),
   ];
+}
+
+/** A model of org 1 created through the API (spec 7.5), optionally with a diagram saved as the designer saves it. */
+async function createModel(key: string, diagram?: { nodes: Node[]; flows: Flow[] }): Promise<string> {
+  const token = await tokenFor(shared.server.url, 'admin', DEMO_PASSWORD);
+  const created = await api(shared.server.url, token).post<{ id: string }>('/api/workflow/model/insert', {
+    key,
+    name: key,
+    orgId: 1,
+  });
+  expect(created.body.resultCode, created.body.resultMessage).toBe(200);
+  const id = created.body.resultObject.id;
+  if (diagram) await saveXml(shared.server.url, token, id, modelXml(key, key, diagram.nodes, diagram.flows));
+  return id;
+}
+
+/** Signs in as the org 1 administrator on the model list and waits for the given model's row. */
+async function listWith(key: string) {
+  const tab = await newPage(shared.browser);
+  await signIn(tab.page, shared.server.url, 'admin', DEMO_PASSWORD, PAGE);
+  await row(tab.page, key).waitFor();
+  return tab;
+}
+
+/** The text of 查看XML (the live diagram as it would be saved); its dialog is closed again. */
+async function viewXml(page: Page): Promise<string> {
+  await designer(page).locator('[data-testid="view-xml"]').click();
+  const shown = await opened(dialog(page, 'XML'));
+  const text = shown.locator('[data-testid="xml-text"]');
+  // The closing tag ends the text; its prefix is the one of the file the diagram was imported from.
+  await expect.poll(() => text.textContent()).toMatch(/<\/(bpmn:)?definitions>\s*$/);
+  const xml = (await text.textContent())!;
+  await shown.locator('.ant-modal-close').click();
+  await text.waitFor({ state: 'hidden' });
+  return xml;
+}
+
+const BPMN_NS = 'http://www.omg.org/spec/BPMN/20100524/MODEL';
+const ACTIVITI_NS = 'http://activiti.org/bpmn';
+
+/** A user task of the XML as an XML parser reads it: its multi-instance loop (null without one) and priority. */
+const taskInXml = (page: Page, xml: string, id: string) =>
+  page.evaluate(
+    ([text, taskId, bpmn, activiti]) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      const task = [...doc.getElementsByTagNameNS(bpmn, 'userTask')].find(
+        (e) => e.getAttribute('id') === taskId,
+      );
+      if (!task) throw new Error(`no userTask ${taskId} in the XML`);
+      const loop = task.getElementsByTagNameNS(bpmn, 'multiInstanceLoopCharacteristics')[0];
+      return {
+        priority: task.getAttributeNS(activiti, 'priority'),
+        loop: loop
+          ? {
+              isSequential: loop.getAttribute('isSequential'),
+              completionCondition:
+                loop.getElementsByTagNameNS(bpmn, 'completionCondition')[0]?.textContent ?? null,
+            }
+          : null,
+      };
+    },
+    [xml, id, BPMN_NS, ACTIVITI_NS] as const,
+  );
+
+/** A sequence flow of the XML: our lims:formId attribute and its condition's text. */
+const flowInXml = (page: Page, xml: string, id: string) =>
+  page.evaluate(
+    ([text, flowId, bpmn, lims]) => {
+      const doc = new DOMParser().parseFromString(text, 'application/xml');
+      const flow = [...doc.getElementsByTagNameNS(bpmn, 'sequenceFlow')].find(
+        (e) => e.getAttribute('id') === flowId,
+      );
+      if (!flow) throw new Error(`no sequenceFlow ${flowId} in the XML`);
+      return {
+        formId: flow.getAttributeNS(lims, 'formId'),
+        condition: flow.getElementsByTagNameNS(bpmn, 'conditionExpression')[0]?.textContent ?? null,
+      };
+    },
+    [xml, id, BPMN_NS, LIMS_NS] as const,
+  );
+
+/** A field of the LIMS panel by its label. */
+const panelField = (page: Page, label: string) =>
+  panel(page)
+    .locator('.ant-form-item')
+    .filter({ has: page.locator('.ant-form-item-label', { hasText: label }) });
+
+/** Rendered size of an element (CSS px). */
+async function size(locator: Locator): Promise<{ width: number; height: number }> {
+  const box = (await locator.boundingBox())!;
+  return { width: box.width, height: box.height };
 }
 
 describe('process model designer (spec 2.4)', () => {
@@ -460,5 +554,314 @@ describe('process model designer (spec 2.4)', () => {
     await lab.page.getByRole('button', { name: '确认更新' }).click();
     await message(lab.page, '更新成功');
     await row(lab.page, 'general_inspection').getByText('有新版本 v2').waitFor({ state: 'detached' });
+  });
+
+  it('offers exactly the palette of spec 2.4 and names the events created from it 开始, 完成 and 终止', async () => {
+    await createModel('e2e_palette');
+    const { page } = await listWith('e2e_palette');
+    await openDesigner(page, 'e2e_palette', '编辑');
+    const palette = designer(page).locator('.djs-palette');
+    await palette.locator('.entry[data-action="create.user-task"]').waitFor();
+    const entries = await palette
+      .locator('.entry[data-action]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-action')));
+    // bpmn-js's tools, the spec's custom entries (start, intermediate, end, gateway, task, user task, call
+    // activity, subprocess, data object, data store, expanded participant, group), nothing else of bpmn-js.
+    expect(entries.sort()).toEqual(
+      [
+        'hand-tool',
+        'lasso-tool',
+        'space-tool',
+        'global-connect-tool',
+        'create.start-event',
+        'create.intermediate-event',
+        'create.end-event',
+        'create.exclusive-gateway',
+        'create.task',
+        'create.user-task',
+        'create.call-activity',
+        'create.subprocess-expanded',
+        'create.data-object',
+        'create.data-store',
+        'create.participant-expanded',
+        'create.group',
+      ].sort(),
+    );
+
+    // Each event dropped from the palette onto an empty part of the canvas gets its default name.
+    const canvas = (await designer(page).locator('[data-testid="designer-canvas"]').boundingBox())!;
+    const selected = () =>
+      page
+        .locator('.djs-element.selected')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-element-id')));
+    const dropped: [string, number, string, string][] = [
+      ['create.start-event', 300, '开始', 'startEvent'],
+      ['create.end-event', 450, '完成', 'endEvent'],
+      ['create.intermediate-event', 600, '终止', 'intermediateThrowEvent'],
+    ];
+    const created: [string, string, string][] = [];
+    for (const [action, x, name, tag] of dropped) {
+      const before = await selected();
+      await palette.locator(`.entry[data-action="${action}"]`).click();
+      await page.mouse.move(canvas.x + x, canvas.y + 450, { steps: 5 });
+      await page.mouse.click(canvas.x + x, canvas.y + 450);
+      await expect.poll(async () => (await selected()).join()).toMatch(/./);
+      await expect.poll(selected).not.toEqual(before);
+      const id = (await selected())[0]!;
+      await expect.poll(() => element(page, `${id}_label`).textContent()).toBe(name);
+      expect(await page.locator('#bio-properties-panel-name').inputValue()).toBe(name);
+      created.push([tag, id, name]);
+    }
+    const xml = await viewXml(page);
+    for (const [tag, id, name] of created)
+      expect(xml).toMatch(new RegExp(`<(bpmn:)?${tag} id="${id}" name="${name}"`));
+  });
+
+  it(
+    'sets the user task multi-instance (parallel, sequential, none) with its pass weight and the priority in the XML',
+    { timeout: 120_000 },
+    async () => {
+      await createModel('e2e_multi');
+      const { page } = await listWith('e2e_multi');
+      await openDesigner(page, 'e2e_multi', '编辑');
+      await element(page, 'startEvent').click();
+      const task = await append(page, 'append.user-task');
+      const miType = panel(page).locator('[data-testid="mi-type"]');
+      await miType.getByText('非多实例').waitFor();
+      expect(await panelField(page, '通过权重').count()).toBe(0);
+
+      await choose(page, miType, '同时进行');
+      const weight = panelField(page, '通过权重[1-100]').locator('input');
+      await expect.poll(() => weight.inputValue()).toBe('100');
+      await weight.fill('60');
+      await expect.poll(() => weight.inputValue()).toBe('60');
+      const priority = panelField(page, '优先级[1-100]').locator('input');
+      await priority.fill('7');
+      await expect.poll(() => priority.inputValue()).toBe('7');
+      await page.locator('[data-testid="designer-ok"]').click();
+      await message(page, '编辑成功');
+      await designer(page).waitFor({ state: 'detached' });
+
+      // Saved and reopened: the panel and the XML both carry it.
+      await openDesigner(page, 'e2e_multi', '编辑');
+      await element(page, task.id).click();
+      await miType.getByText('同时进行').waitFor();
+      expect(await weight.inputValue()).toBe('60');
+      expect(await priority.inputValue()).toBe('7');
+      let inXml = await taskInXml(page, await viewXml(page), task.id);
+      expect(inXml.priority).toBe('7');
+      expect(inXml.loop?.completionCondition).toBe(passWeightCondition(60));
+      // Parallel: isSequential false, BPMN's default, which bpmn-js writes by leaving the attribute out.
+      expect([null, 'false']).toContain(inXml.loop?.isSequential);
+
+      await choose(page, miType, '顺序进行');
+      inXml = await taskInXml(page, await viewXml(page), task.id);
+      expect(inXml.loop).toEqual({ isSequential: 'true', completionCondition: passWeightCondition(60) });
+      expect(await weight.inputValue()).toBe('60');
+
+      await choose(page, miType, '非多实例');
+      await panelField(page, '通过权重').waitFor({ state: 'detached' });
+      inXml = await taskInXml(page, await viewXml(page), task.id);
+      expect(inXml).toEqual({ priority: '7', loop: null });
+      await button(designer(page), '取消').click();
+      await designer(page).waitFor({ state: 'detached' });
+    },
+  );
+
+  it('shows the jump condition only for flows leaving an activity or an exclusive gateway, not a start event or a parallel gateway', async () => {
+    const nodes: Node[] = [
+      { id: 'startEvent', kind: 'startEvent', name: '开始' },
+      { id: 'fork', kind: 'parallelGateway' },
+      { id: 'task', kind: 'userTask', name: '取材' },
+      { id: 'choice', kind: 'exclusiveGateway' },
+      { id: 'end', kind: 'endEvent', name: '完成' },
+    ];
+    const flows: Flow[] = [
+      { id: 'fromStart', from: 'startEvent', to: 'fork' },
+      { id: 'fromFork', from: 'fork', to: 'task' },
+      { id: 'fromTask', from: 'task', to: 'choice' },
+      { id: 'fromChoice', from: 'choice', to: 'end' },
+    ];
+    await createModel('e2e_jumps', { nodes, flows });
+    const { page } = await listWith('e2e_jumps');
+    await openDesigner(page, 'e2e_jumps', '编辑');
+    const condition = panel(page).locator('[data-testid="condition-text"]');
+    const shown: [string, boolean][] = [
+      ['fromTask', true],
+      ['fromStart', false],
+      ['fromChoice', true],
+      ['fromFork', false],
+    ];
+    for (const [flow, withCondition] of shown) {
+      await clickFlow(page, flow);
+      await expect.poll(() => page.locator('#bio-properties-panel-id').inputValue()).toBe(flow);
+      // Each flow follows one of the other kind, so the part appears or goes only for this flow.
+      await condition.waitFor({ state: withCondition ? 'visible' : 'detached' });
+      expect(await panel(page).locator('[data-testid="open-condition"]').count(), flow).toBe(
+        withCondition ? 1 : 0,
+      );
+      expect(await panel(page).getByText('跳转条件').count(), flow).toBe(withCondition ? 1 : 0);
+    }
+  });
+
+  it(
+    "writes the condition dialog's form ids to lims:formId, a free-typed field (A99999) included, and reads them back",
+    { timeout: 120_000 },
+    async () => {
+      const token = await tokenFor(shared.server.url, 'admin', DEMO_PASSWORD);
+      const forms = (
+        await api(shared.server.url, token).get<{ id: number | string; pageName: string }[]>(
+          '/api/form/findAllFormInfos?orgId=1',
+        )
+      ).body.resultObject;
+      const form = String(forms.find((f) => f.pageName === '病理申请单')!.id);
+      await createModel('e2e_form_ids', {
+        nodes: [
+          { id: 'startEvent', kind: 'startEvent', name: '开始' },
+          { id: 'task', kind: 'userTask', name: '申请', formKey: Number(form) },
+          { id: 'choice', kind: 'exclusiveGateway' },
+          { id: 'end', kind: 'endEvent', name: '完成' },
+        ],
+        flows: [
+          { id: 'toTask', from: 'startEvent', to: 'task' },
+          { id: 'toChoice', from: 'task', to: 'choice' },
+          { id: 'toEnd', from: 'choice', to: 'end' },
+        ],
+      });
+      const { page } = await listWith('e2e_form_ids');
+      await openDesigner(page, 'e2e_form_ids', '编辑');
+      await clickFlow(page, 'toEnd');
+      await panel(page).locator('[data-testid="open-condition"]').click();
+      let conditions = await opened(dialog(page, '条件设置'));
+      await conditions.locator('[data-testid="cond-add"]').click();
+      await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
+      await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
+      await choose(page, conditions.locator('[data-testid="cond-operator"]'), /^>=$/);
+      await conditions.locator('[data-testid="cond-value"] input').fill('3');
+      await choose(page, conditions.locator('[data-testid="cond-logic"]'), '并且(&&)');
+      await conditions.locator('[data-testid="cond-add"]').click();
+      await choose(
+        page,
+        conditions.locator('[data-testid="cond-form"]').nth(1),
+        `自定义字段(${FREE_FORM_ID})`,
+      );
+      // The free form has no controls to choose from: the field name is typed.
+      await conditions.locator('[data-testid="cond-variable"]').nth(1).locator('input').fill('sampleType');
+      await choose(page, conditions.locator('[data-testid="cond-operator"]').nth(1), /^==$/);
+      await conditions.locator('[data-testid="cond-value"] input').nth(1).fill('HE');
+      await button(conditions, '保存').click();
+      await conditions.waitFor({ state: 'detached' });
+      const expression = "${specimenCount >= 3 && sampleType == 'HE'}";
+      await expect
+        .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
+        .toBe(expression);
+      await panelField(page, '表单(formId)').getByText(`${form},${FREE_FORM_ID}`).waitFor();
+      expect(await flowInXml(page, await viewXml(page), 'toEnd')).toEqual({
+        formId: `${form},${FREE_FORM_ID}`,
+        condition: expression,
+      });
+
+      await page.locator('[data-testid="designer-ok"]').click();
+      await message(page, '编辑成功');
+      await designer(page).waitFor({ state: 'detached' });
+      await openDesigner(page, 'e2e_form_ids', '编辑');
+      expect(await flowInXml(page, await viewXml(page), 'toEnd')).toEqual({
+        formId: `${form},${FREE_FORM_ID}`,
+        condition: expression,
+      });
+      await clickFlow(page, 'toEnd');
+      await panel(page).locator('[data-testid="open-condition"]').click();
+      conditions = await opened(dialog(page, '条件设置'));
+      await conditions.getByText('标本件数(specimenCount)').waitFor();
+      expect(await conditionRow(conditions, 0)).toEqual([
+        '病理申请单',
+        '标本件数(specimenCount)',
+        '>=',
+        '3',
+        '并且(&&)',
+      ]);
+      expect([
+        await conditions.locator('[data-testid="cond-form"]').nth(1).innerText(),
+        await conditions.locator('[data-testid="cond-variable"]').nth(1).locator('input').inputValue(),
+        await conditions.locator('[data-testid="cond-value"] input').nth(1).inputValue(),
+      ]).toEqual([`自定义字段(${FREE_FORM_ID})`, 'sampleType', 'HE']);
+      await button(conditions, '取消').click();
+      await conditions.waitFor({ state: 'detached' });
+      await button(designer(page), '取消').click();
+      await designer(page).waitFor({ state: 'detached' });
+    },
+  );
+
+  it('sizes the designer 90 % wide with a 700 px editor over an 8000×1500 canvas, the condition dialog 1100 px and the order dialog 500 px', async () => {
+    await createModel('e2e_sizes');
+    const { page } = await listWith('e2e_sizes');
+    await openDesigner(page, 'e2e_sizes', '编辑');
+    const near = (actual: number, expected: number) => Math.abs(actual - expected) <= 3;
+    const viewport = await page.evaluate(() => document.documentElement.clientWidth);
+    const modal = await size(designer(page));
+    expect(near(modal.width, viewport * 0.9), `designer ${modal.width} of ${viewport}`).toBe(true);
+    const editor = await size(designer(page).locator('[data-testid="designer-canvas"]'));
+    expect(near(editor.height, 700), `editor height ${editor.height}`).toBe(true);
+    expect(await size(designer(page).locator('.lims-designer-canvas'))).toEqual({
+      width: 8000,
+      height: 1500,
+    });
+
+    await element(page, 'startEvent').click();
+    const gateway = await append(page, 'append.gateway');
+    const end = await append(page, 'append.end-event');
+    await clickFlow(page, end.flow);
+    await panel(page).locator('[data-testid="open-condition"]').click();
+    const conditions = await opened(dialog(page, '条件设置'));
+    const conditionSize = await size(conditions);
+    expect(near(conditionSize.width, 1100), `condition dialog ${conditionSize.width}`).toBe(true);
+    const table = await size(
+      conditions.locator('.ant-modal-body > div').filter({ has: page.locator('.ant-table') }),
+    );
+    expect(near(table.height, 700), `condition table ${table.height}`).toBe(true);
+    await button(conditions, '取消').click();
+    await conditions.waitFor({ state: 'detached' });
+
+    await element(page, gateway.id).click();
+    await button(panel(page), '排序').click();
+    const order = await opened(dialog(page, '连线排序设置'));
+    const orderSize = await size(order);
+    expect(near(orderSize.width, 500), `order dialog ${orderSize.width}`).toBe(true);
+    await button(order, '取消').click();
+    await button(designer(page), '取消').click();
+    await designer(page).waitFor({ state: 'detached' });
+  });
+
+  it('tells the user and the console when the diagram XML cannot be fetched, and opens it once it can', async () => {
+    const id = await createModel('e2e_xml_fails');
+    const { page, consoleErrors } = await listWith('e2e_xml_fails');
+    const xmlUrl = `${shared.server.url}/api/workflow/model/${id}/xml`;
+    let refused = 0;
+    await page.route(xmlUrl, async (route) => {
+      if (route.request().method() !== 'GET') return route.continue();
+      refused++;
+      await route.fulfill({ status: 500, contentType: 'application/json', body: '' });
+    });
+    await button(row(page, 'e2e_xml_fails'), '编辑').click();
+    await opened(designer(page));
+    await message(page, '获取反显流程xml失败');
+    expect(refused).toBe(1);
+    await expect.poll(() => consoleErrors.some((e) => e.startsWith('获取反显流程xml失败'))).toBe(true);
+    // Besides the designer's own error, only the browser's report of the refused call.
+    expect(consoleErrors.filter((e) => !e.startsWith('获取反显流程xml失败'))).toEqual([
+      'Failed to load resource: the server responded with a status of 500 (Internal Server Error)',
+    ]);
+    // Nothing to show or save, and no endless spinner.
+    expect(await designer(page).locator('[data-testid="view-xml"]').isDisabled()).toBe(true);
+    expect(await designer(page).locator('[data-testid="designer-ok"]').isDisabled()).toBe(true);
+    await designer(page).locator('.ant-spin-spinning').waitFor({ state: 'detached' });
+    expect(await element(page, 'startEvent').count()).toBe(0);
+    await button(designer(page), '取消').click();
+    await designer(page).waitFor({ state: 'detached' });
+
+    await page.unroute(xmlUrl);
+    await openDesigner(page, 'e2e_xml_fails', '编辑');
+    await button(designer(page), '取消').click();
+    await designer(page).waitFor({ state: 'detached' });
   });
 });
