@@ -109,7 +109,9 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           notify.success(wt('删除成功'));
           query();
         } catch (e) {
-          notify.error(errorMessage(e, wt('删除失败')));
+          // Spec 8: 删除失败, with the server's reason when it gave one (as 部署失败 below).
+          const reason = errorMessage(e, '');
+          notify.error(reason ? `${wt('删除失败')}：${reason}` : wt('删除失败'));
         }
       },
       onCancel: () => notify.info(wt('已取消删除')),

@@ -1,4 +1,4 @@
-import { AxiosError } from 'axios';
+import { AxiosError, type AxiosResponse } from 'axios';
 import { isNumericControl } from '../../shared/expression/conditions';
 import { getResult, http, type Result } from '../api/http';
 
@@ -27,6 +27,12 @@ export interface ListParams {
   order?: 'asc' | 'desc';
 }
 
+/** Spec 7.5: only resultCode 200 is success; another envelope, even in an HTTP 200, is a refusal with its message. */
+function succeeded<T>(res: AxiosResponse<Result<T>>): Result<T> {
+  if (res.data?.resultCode !== 200) throw new AxiosError(res.data?.resultMessage, AxiosError.ERR_BAD_RESPONSE, res.config, res.request, res);
+  return res.data;
+}
+
 export const listModels = (params: ListParams) => getResult<ModelRow[]>('/api/workflow/model/list', params);
 
 export async function insertModel(body: {
@@ -36,8 +42,7 @@ export async function insertModel(body: {
   descp?: string;
   orgId: number;
 }) {
-  const { data } = await http.post<Result<ModelRow>>('/api/workflow/model/insert', body);
-  return data;
+  return succeeded(await http.post<Result<ModelRow>>('/api/workflow/model/insert', body));
 }
 
 export const modelXml = (id: string) =>
@@ -48,22 +53,19 @@ export const modelXml = (id: string) =>
 /** Saved form-encoded, as the spec's server reads it (.bpmn20.xml text, UTF-8). */
 export async function saveModelXml(id: string, bpmnXml: string, svgXml: string) {
   const body = new URLSearchParams({ bpmn_xml: bpmnXml, svg_xml: svgXml });
-  const { data } = await http.post<Result<ModelRow>>(`/api/workflow/model/${id}/xml/save`, body, {
-    headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
-  });
-  return data;
+  return succeeded(
+    await http.post<Result<ModelRow>>(`/api/workflow/model/${id}/xml/save`, body, {
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded;charset=UTF-8' },
+    }),
+  );
 }
 
 export async function deleteModel(modelId: string) {
-  const { data } = await http.get<Result<null>>('/api/workflow/deleteModel', { params: { modelId } });
-  return data;
+  return succeeded(await http.get<Result<null>>('/api/workflow/deleteModel', { params: { modelId } }));
 }
 
 export async function deployModel(modelId: string) {
-  const { data } = await http.get<Result<{ deploymentId: string }>>('/api/workflow/model/deploy', {
-    params: { modelId },
-  });
-  return data;
+  return succeeded(await http.get<Result<{ deploymentId: string }>>('/api/workflow/model/deploy', { params: { modelId } }));
 }
 
 interface Done {
