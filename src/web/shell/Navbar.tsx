@@ -27,10 +27,11 @@ const ChangePasswordDialog = lazy(() => import('./ChangePasswordDialog'));
 const SettingsDrawer = lazy(() => import('./SettingsDrawer'));
 
 function useFullscreen() {
+  const t = useT();
   const [on, setOn] = useState(Boolean(document.fullscreenElement));
   const toggle = async () => {
     if (!document.fullscreenEnabled) {
-      notify.warning('you browser can not work');
+      notify.warning(t('shell.fullscreenUnsupported'));
       return;
     }
     if (document.fullscreenElement) await document.exitFullscreen();
