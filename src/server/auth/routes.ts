@@ -57,8 +57,10 @@ async function signIn(ctx: AppContext, request: FastifyRequest<{ Body: TokenForm
     appendLog(ctx.db, { id: account.id, userAccount: account.userAccount, orgId: account.orgId }, { resource: 'user', recordId: account.id, action, ip: request.ip });
   if (!(await verifyPassword(account.passwordHash, password))) {
     const after = await recordFailedLogin(ctx.db, account.id);
-    if (after.locked) await audit('lock');
-    if (after.locked) return refuse(reply, 400, 'account_locked', t('login.locked', locale));
+    if (after.locked) {
+      await audit('lock');
+      return refuse(reply, 400, 'account_locked', t('login.locked', locale));
+    }
     const left = MAX_FAILED_ATTEMPTS - after.failedAttempts;
     return refuse(reply, 400, 'invalid_grant', t('login.badCredentialsRemaining', locale, { n: left }));
   }

@@ -25,8 +25,8 @@ export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): E
   if (label !== undefined) return Array.isArray(label) ? label.join('、') : label;
   switch (field.type) {
     case 'enum': {
-      const label = (v: unknown) => field.options?.find((o) => o.value === v)?.label[locale] ?? String(v);
-      return Array.isArray(value) ? value.map(label).join('、') : label(value);
+      const optionLabel = (v: unknown) => field.options?.find((o) => o.value === v)?.label[locale] ?? String(v);
+      return Array.isArray(value) ? value.map(optionLabel).join('、') : optionLabel(value);
     }
     case 'boolean':
       return value ? YES[locale] : NO[locale];

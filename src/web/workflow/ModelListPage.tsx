@@ -32,6 +32,12 @@ type Dialog =
   | { kind: 'copy'; target: ModelRow }
   | { kind: 'design' | 'view'; model: ModelRow };
 
+/** Spec 8's failure word (删除失败, 部署失败) and, when the server gave one, its reason: what the lab must fix. */
+function failedWith(word: string, error: unknown): string {
+  const reason = errorMessage(error, '');
+  return reason ? `${word}：${reason}` : word;
+}
+
 /**
  * The process model list (spec 2.4): keyword search, server-side sort, the columns and row actions of
  * the spec, and the public-data actions of the user's kind of organisation. `basic` is the route's
@@ -109,9 +115,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           notify.success(wt('删除成功'));
           query();
         } catch (e) {
-          // Spec 8: 删除失败, with the server's reason when it gave one (as 部署失败 below).
-          const reason = errorMessage(e, '');
-          notify.error(reason ? `${wt('删除失败')}：${reason}` : wt('删除失败'));
+          notify.error(failedWith(wt('删除失败'), e));
         }
       },
       onCancel: () => notify.info(wt('已取消删除')),
@@ -122,9 +126,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       notify.success((await api.deployModel(row.id)).resultMessage);
       query();
     } catch (e) {
-      // 部署失败 (spec 8) and, when the server refused the model, its reason: what the lab must fix.
-      const reason = errorMessage(e, '');
-      notify.error(reason ? `${wt('部署失败')}：${reason}` : wt('部署失败'));
+      notify.error(failedWith(wt('部署失败'), e));
     }
   };
 
