@@ -141,6 +141,7 @@ export const workflowBench: Bench = {
       const xml = largeDiagram(749);
       const elements = (xml.match(/<(userTask|startEvent|endEvent|sequenceFlow) /g) ?? []).length;
       const t = await importTimes(bench, xml);
+      const lint = await bench.evaluate((x) => window.benchLint!(x), xml);
       return [
         [
           'bpmn-js in login + shell + dashboard JS',
@@ -151,6 +152,7 @@ export const workflowBench: Bench = {
         [`import ${elements} elements: bare bpmn-js Modeler (median)`, ms(t.bare)],
         [`import ${elements} elements: our designer modeler (median)`, ms(t.ours)],
         ['ratio ours / bare (goal ≤ 1.1×)', ratio(t.ours, t.bare)],
+        [`then the live check (bpmnlint + lab rules) of the ${elements} elements`, `${ms(lint.ms)} (${lint.issues} issues)`],
       ];
     } finally {
       await browser.close();
