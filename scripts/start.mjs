@@ -27,7 +27,8 @@ const built = path.join(root, 'dist/web/index.html');
 const sources = Math.max(newest(path.join(root, 'src/web')), newest(path.join(root, 'src/shared')));
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Building the browser app…');
-  execFileSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  // Whatever NODE_ENV the shell has, the app served is React's production bundle.
+  execFileSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, stdio: 'inherit' });

@@ -216,11 +216,25 @@ describe('every field type of a screen, its commands and a schema changed on dis
     expect(await page.locator('.screen-filters').getByPlaceholder('标题').inputValue()).toBe('Alpha');
     expect(await rows(page).count()).toBe(1);
 
-    // A row command confirms with the schema's text, calls its endpoint and shows the new list.
-    await rows(page).filter({ hasText: 'Alpha 2' }).getByRole('button', { name: '作废' }).click();
+    // A row command confirms with the schema's text, calls its endpoint and shows the new list. While
+    // its call is out, its button spins and the other commands wait; the row's edit stays open.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/resources/fieldKind/*', async (route) => {
+      if (route.request().method() === 'DELETE') await held;
+      await route.fallback();
+    });
+    const alpha2 = rows(page).filter({ hasText: 'Alpha 2' });
+    await alpha2.getByRole('button', { name: '作废' }).click();
     await page.locator('.ant-modal-confirm').getByText('确认作废该记录？').waitFor();
     await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await eventually(() => alpha2.getByRole('button', { name: '作废' }).getAttribute('aria-busy')).toBe('true');
+    expect(await alpha2.getByRole('button', { name: '作废' }).isDisabled()).toBe(true);
+    expect(await page.getByRole('button', { name: '批量作废' }).isDisabled()).toBe(true);
+    expect(await alpha2.getByRole('button', { name: /编\s*辑/ }).isDisabled()).toBe(false);
+    release();
     await page.getByText('作废成功').waitFor();
+    expect(await page.getByRole('button', { name: '批量作废' }).isDisabled()).toBe(false);
     await expect.poll(() => rows(page).count()).toBe(0);
 
     // A batch command wants a selection, then calls its endpoint with the selected ids.
@@ -388,6 +402,55 @@ describe('a screen added at run time with the remaining field types and predicat
     await eventually(async () => (await layout()).filters.height).toBeGreaterThan(low.filters.height + 10);
     await eventually(async () => (await layout()).body.shown).toBeLessThan(low.body.shown);
     await fitted();
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('a large page of a narrow screen', () => {
+  /** Two text columns, a selection and row actions, 100 rows a page: virtual rows in a table wider than its columns. */
+  const narrowScreen = {
+    schemaVersion: 2,
+    id: 'narrow-list',
+    menuId: 2029904,
+    menu: { parentId: 202, path: 'narrowList' },
+    title: label('窄表', 'Narrow list'),
+    resource: { name: 'narrowRow' },
+    fields: [
+      { key: 'code', type: 'text', label: label('编号', 'Code'), sortable: true },
+      { key: 'name', type: 'text', label: label('名称', 'Name') },
+    ],
+    list: { pageSizes: [100], defaultSort: { field: 'code', order: 'asc' }, selection: 'multiple' },
+    actions: { toolbar: [{ kind: 'create' }], row: [{ kind: 'edit' }, { kind: 'delete' }], batch: [{ kind: 'delete' }] },
+  };
+
+  it('keeps the selection and action columns their size and gives the field columns the rest, without sideways scrolling', async () => {
+    writeFileSync(path.join(schemaDir, 'screens', 'narrow-list.json'), JSON.stringify(narrowScreen));
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    await eventually(async () => (await admin.get('/api/ui/screens/narrow-list')).status).toBe(200);
+    for (let n = 1; n <= 3; n++) expect((await admin.post('/api/resources/narrowRow', { code: `N-${n}`, name: `第${n}行` })).status).toBe(200);
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/basic/narrowList');
+    // Virtual rows are not table rows (<div class="ant-table-row">).
+    await page.locator('.screen-page .ant-table-row').filter({ hasText: 'N-3' }).waitFor();
+    const widths = () =>
+      page.locator('.screen-page[data-screen="narrow-list"] .ant-table').evaluate((table) => {
+        const cells = [...table.querySelectorAll('.ant-table-thead th')].map((th) => th.getBoundingClientRect());
+        const body = table.querySelector('.ant-table-tbody-virtual-holder, .ant-table-body') as HTMLElement;
+        return {
+          table: table.getBoundingClientRect().width,
+          cells: cells.map((c) => Math.round(c.width)),
+          sideways: body.scrollWidth > body.clientWidth + 1,
+        };
+      });
+    const { table, cells, sideways } = await widths();
+    const [selection, code, name, actions] = cells as [number, number, number, number];
+    expect(selection).toBeLessThanOrEqual(60);
+    expect(actions).toBeLessThanOrEqual(200);
+    // The two field columns share what is left, each as wide as the other (both 140 px in the schema).
+    expect(Math.abs(code - name)).toBeLessThanOrEqual(2);
+    expect(selection + code + name + actions).toBeGreaterThanOrEqual(table - 4);
+    expect(sideways).toBe(false);
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });

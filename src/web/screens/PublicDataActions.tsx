@@ -8,7 +8,7 @@ import { i18n, useT } from '../i18n';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { listColumns } from '../../shared/screens/fields';
 import type { ScreenRecord } from './dataProvider';
-import { FieldValue } from './fieldViews';
+import { fieldValue } from './fieldViews';
 
 interface Props {
   screen: ScreenSchema;
@@ -107,7 +107,7 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
           columns={listColumns(screen).map((f) => ({
             key: f.key,
             title: f.label[locale],
-            render: (_: unknown, r: ScreenRecord) => <FieldValue field={f} record={r} locale={locale} />,
+            render: (_: unknown, r: ScreenRecord) => fieldValue(f, r, locale),
           }))}
         />
       </Modal>

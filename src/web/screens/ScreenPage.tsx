@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { AxiosError } from 'axios';
-import { Alert, Button, DatePicker, Form, Input, Select, Space, Spin, Table, Tag, Upload, type TableColumnsType } from 'antd';
+import { Alert, Button, DatePicker, Form, Input, Select, Space, Spin, Table, Tag, theme, Upload, type TableColumnsType } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSnapshot } from 'valtio';
 import type { ActionDef, FieldDef, ScreenSchema } from '../../shared/screens/fields';
 import { listColumns } from '../../shared/screens/fields';
 import { screenAllows, type ScreenAction } from '../../shared/screens/access';
-import { matches, type RecordValues } from '../../shared/screens/predicate';
+import type { RecordValues } from '../../shared/screens/predicate';
 import type { FieldError } from '../../shared/screens/validate';
 import type { Locale } from '../../shared/i18n/messages';
 import { errorMessage } from '../api/http';
@@ -16,7 +16,7 @@ import { userState } from '../auth/user';
 import { i18n, translate, useT } from '../i18n';
 import { useListController, useRecordDialog, useSelection, type ListController } from './controllers';
 import { dataProvider, queryOf, type ScreenRecord } from './dataProvider';
-import { FieldValue } from './fieldViews';
+import { fieldValue } from './fieldViews';
 import { RecordDialog } from './RecordDialog';
 import { PublicDataActions } from './PublicDataActions';
 import { useWritable } from './access';
@@ -25,7 +25,8 @@ import { commandHandler } from './commands';
 import { CommandDialog } from './CommandDialog';
 import { saveFile } from './download';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
-import { useTableLayout } from './tableHeight';
+import { fillWidth, useTableLayout } from './tableHeight';
+import { RowActions } from './RowActions';
 
 /** Statistics charts: hand-written, with their chart library, loaded only by a screen that has one. */
 const ScreenChart = lazy(() => import('../charts/ScreenChart'));
@@ -277,7 +278,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         ellipsis: column.ellipsis ?? true,
         sorter: f.sortable ? true : undefined,
         sortOrder: sort?.field === f.key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
-        render: (_: unknown, record: ScreenRecord) => <FieldValue field={f} record={record} locale={locale} />,
+        render: (_: unknown, record: ScreenRecord) => fieldValue(f, record, locale),
       };
     });
     if (screen.resource.publicData) {
@@ -296,28 +297,19 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         fixed: 'right',
         width: 60 + rowActions.length * 50,
         render: (_: unknown, record: ScreenRecord) => (
-          <Space size={4}>
-            {rowActions
-              .filter((a) => matches(a.visibleWhen, record))
-              .map((a) => (
-                <Button
-                  key={a.kind + (a.name ?? a.endpoint ?? '')}
-                  size="small"
-                  type="link"
-                  danger={a.kind === 'delete'}
-                  {...(a.kind === 'command' ? commandButton(commandKey('row', a, record.id)) : {})}
-                  onClick={() =>
-                    a.kind === 'delete'
-                      ? remove([record.id])
-                      : a.kind === 'command'
-                        ? runCommand(a, [record], commandKey('row', a, record.id))
-                        : dialog.open(a.kind === 'edit' ? 'edit' : 'view', record)
-                  }
-                >
-                  {a.label?.[locale] ?? t(`screen.${a.kind}` as 'screen.edit')}
-                </Button>
-              ))}
-          </Space>
+          <RowActions
+            actions={rowActions}
+            record={record}
+            label={(a) => a.label?.[locale] ?? t(`screen.${a.kind}` as 'screen.edit')}
+            state={(a) => commandButton(commandKey('row', a, record.id))}
+            onRun={(a) =>
+              a.kind === 'delete'
+                ? remove([record.id])
+                : a.kind === 'command'
+                  ? runCommand(a, [record], commandKey('row', a, record.id))
+                  : dialog.open(a.kind === 'edit' ? 'edit' : 'view', record)
+            }
+          />
         ),
       });
     }
@@ -327,9 +319,18 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   }, [screen, locale, list.params.sort, roles, running]);
 
   const tree = screen.list?.tree;
-  // Tree rows expand in place; virtual rows need a flat list of fixed height.
-  // Virtual rows need the body's height, known from the first layout on (before the first paint).
-  const virtual = !tree && list.records.length > VIRTUAL_FROM && layout.body !== undefined;
+  // Tree rows expand in place; virtual rows need a flat list of fixed height, and the body's height,
+  // known from the first layout on (before the first paint). Decided by the page size, not by the rows
+  // of the moment: switching mode when the rows arrive would build the whole table a second time.
+  const virtual = !tree && list.params.size > VIRTUAL_FROM && layout.body !== undefined;
+  // The selection column's width as antd's stylesheet gives it; virtual rows need it as a number.
+  const { token } = theme.useToken();
+  const selectionWidth = token.controlHeight + token.paddingXS * 2;
+  const selecting = selectionMode !== 'none';
+  const laidOut = useMemo(
+    () => (virtual && layout.width ? fillWidth(columns, layout.width - (selecting ? selectionWidth : 0)) : columns),
+    [virtual, layout.width, columns, selecting, selectionWidth],
+  );
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
   return (
@@ -397,7 +398,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         size="small"
         bordered
         loading={list.loading}
-        columns={columns}
+        columns={laidOut}
         dataSource={rows}
         virtual={virtual}
         expandable={
@@ -409,15 +410,18 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
               }
             : undefined
         }
-        scroll={{ x: 'max-content', y: layout.body }}
+        // Virtual rows want the table's width as a number (antd warns otherwise): their columns' sum.
+        scroll={{ x: virtual ? laidOut.reduce((sum, c) => sum + Number(c.width ?? 0), selecting ? selectionWidth : 0) : 'max-content', y: layout.body }}
         rowSelection={
           selectionMode === 'none'
             ? undefined
             : {
                 type: selectionMode === 'single' ? 'radio' : 'checkbox',
+                columnWidth: selectionWidth,
                 selectedRowKeys: selection.selected,
                 onChange: (keys) => selection.setSelected(keys as number[]),
-                getCheckboxProps: (record) => ({ disabled: !selection.selectable(record) }),
+                // Only where the schema limits selection: otherwise antd would ask for each of 500 rows.
+                getCheckboxProps: screen.list?.selectableWhen ? (record) => ({ disabled: !selection.selectable(record) }) : undefined,
               }
         }
         onChange={(pagination, _filters, sorter) => {

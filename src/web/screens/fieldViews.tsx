@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Tag } from 'antd';
 import type { FieldDef } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
@@ -22,8 +22,11 @@ function optionLabel(field: FieldDef, value: unknown, locale: Locale): string {
   return entry?.label ?? String(value);
 }
 
-/** The read view of a field (table cell, view dialog), one per field type. */
-export function FieldValue({ field, record, locale }: { field: FieldDef; record: ScreenRecord; locale: Locale }) {
+/**
+ * The read view of a field (table cell, view dialog), one per field type. A function, not a component:
+ * a 500-row page calls it for every cell, and a component per cell costs the page a fiber each.
+ */
+export function fieldValue(field: FieldDef, record: ScreenRecord, locale: Locale): ReactNode {
   const value = record[field.key];
   if (isEmpty(value)) return null;
   const label = record.labels?.[field.key];
@@ -58,7 +61,7 @@ export function FieldValue({ field, record, locale }: { field: FieldDef; record:
       // A rich list reads as its rows, each by its first field.
       const first = field.itemFields?.[0];
       const rows = value as RecordValues[];
-      return <>{first ? rows.map((row, i) => <FieldValue key={i} field={first} record={row as ScreenRecord} locale={locale} />).reduce<ReactNode[]>((out, node, i) => (i === 0 ? [node] : [...out, '、', node]), []) : rows.length}</>;
+      return <>{first ? rows.map((row, i) => <Fragment key={i}>{i > 0 && '、'}{fieldValue(first, row as ScreenRecord, locale)}</Fragment>) : rows.length}</>;
     }
     default:
       return <>{String(value)}</>;

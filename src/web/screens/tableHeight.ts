@@ -16,6 +16,8 @@ export interface TableLayout {
   page?: number;
   /** The height of the table's scrolling body (antd scroll.y). */
   body?: number;
+  /** The table's width, which virtual rows lay their columns out in. */
+  width?: number;
 }
 
 function measure(page: HTMLElement): TableLayout | undefined {
@@ -35,7 +37,10 @@ function measure(page: HTMLElement): TableLayout | undefined {
   if (!header || !grid) return undefined;
   const bottom = pageBox.top + height - (parseFloat(getComputedStyle(page).paddingBottom) || 0);
   const pager = table.getBoundingClientRect().bottom - grid.getBoundingClientRect().bottom;
-  return { page: height, body: Math.max(MIN_BODY, Math.floor(bottom - header.getBoundingClientRect().bottom - pager)) };
+  const body = Math.max(MIN_BODY, Math.floor(bottom - header.getBoundingClientRect().bottom - pager));
+  // Inside the container's borders: columns as wide as the bordered box would scroll sideways.
+  const width = (table.querySelector('.ant-table-container') ?? grid).clientWidth;
+  return { page: height, body, width };
 }
 
 /**
@@ -49,7 +54,7 @@ export function useTableLayout(page: RefObject<HTMLElement | null>): TableLayout
   useLayoutEffect(() => {
     const update = () => {
       const next = page.current ? measure(page.current) : undefined;
-      if (next) setLayout((prev) => (prev.page === next.page && prev.body === next.body ? prev : next));
+      if (next) setLayout((prev) => (prev.page === next.page && prev.body === next.body && prev.width === next.width ? prev : next));
     };
     update();
     // After the frame, not inside the observer's callback: a size set there would be observed again
@@ -69,4 +74,26 @@ export function useTableLayout(page: RefObject<HTMLElement | null>): TableLayout
     };
   }, [page]);
   return layout;
+}
+
+/**
+ * Columns for virtual rows, which are laid out by their widths alone: antd fills a wider table by
+ * stretching every column in proportion, the selection and action columns too (a three-column screen
+ * got a selection column half the table wide). Here only the field columns (keys without `$`) take
+ * what the table leaves, in proportion to their widths.
+ */
+export function fillWidth<C extends { key?: unknown; width?: unknown }>(columns: C[], width: number): C[] {
+  const widthOf = (c: C) => (typeof c.width === 'number' ? c.width : 0);
+  const stretchable = (c: C) => typeof c.width === 'number' && !String(c.key).startsWith('$');
+  const extra = width - columns.reduce((sum, c) => sum + widthOf(c), 0);
+  const base = columns.filter(stretchable).reduce((sum, c) => sum + widthOf(c), 0);
+  if (extra <= 0 || base === 0) return columns;
+  let left = extra;
+  const last = columns.findLastIndex(stretchable);
+  return columns.map((c, i) => {
+    if (!stretchable(c)) return c;
+    const add = i === last ? left : Math.floor((extra * widthOf(c)) / base);
+    left -= add;
+    return { ...c, width: widthOf(c) + add };
+  });
 }

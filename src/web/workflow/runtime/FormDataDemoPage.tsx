@@ -7,7 +7,7 @@ import { errorMessage } from '../../api/http';
 import { notify } from '../../app/feedback';
 import { i18n } from '../../i18n';
 import type { ScreenRecord } from '../../screens/dataProvider';
-import { FieldValue } from '../../screens/fieldViews';
+import { fieldValue } from '../../screens/fieldViews';
 import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { rt } from './i18n';
 import { formInfos, formPage, insertFormData, savedFormData } from './api';
@@ -72,7 +72,7 @@ function SavedRows({ page, version }: { page: FormPage; version: number }) {
     ...screen.fields.map((field) => ({
       key: field.key,
       title: field.label[locale],
-      render: (_: unknown, row: Saved) => <FieldValue field={field} record={{ ...row.data, id: 0, version: 0 } as ScreenRecord} locale={locale} />,
+      render: (_: unknown, row: Saved) => fieldValue(field, { ...row.data, id: 0, version: 0 } as ScreenRecord, locale),
     })),
     { key: 'createdBy', title: rt('填写人'), dataIndex: 'createdBy', width: 110 },
     { key: 'at', title: rt('填写时间'), width: 170, render: (_, row) => time(row.createFormTime) },
