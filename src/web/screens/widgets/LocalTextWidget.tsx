@@ -2,22 +2,32 @@ import { useEffect, useRef, useState } from 'react';
 import { Input, InputNumber } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
 
-/** Typing stays in the widget; the form hears of it after a pause or on leaving the field (issue 7: ≤ 16 ms a keystroke). */
+/**
+ * Typing stays in the input (issue 7: ≤ 16 ms a keystroke): antd's input is left uncontrolled, so a
+ * keystroke re-renders neither this widget nor antd's wrapper around the input, and the form hears of
+ * the text after a pause or on leaving the field.
+ */
 const PAUSE_MS = 250;
 
+/** Two values the same to the form: an emptied field is handed over as undefined. */
+const sameValue = (a: unknown, b: unknown) => (a ?? '') === (b ?? '');
+
 function useLocalValue<T>(value: T, commit: (v: T) => void) {
-  const [local, setLocal] = useState(value);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const latest = useRef(value);
-  const [seen, setSeen] = useState(value);
-  if (value !== seen) {
-    // The form changed the value itself (reset, another record): follow it.
-    setSeen(value);
-    setLocal(value);
+  // The input is remounted (a new key, the form's value as its first value) only when the form changes
+  // the value itself (reset, another record), never when it takes back what was typed.
+  const [shown, setShown] = useState({ key: 0, value, seen: value });
+  if (value !== shown.seen) {
+    // eslint-disable-next-line react-hooks/refs -- what was typed, read to tell the form's own change from an echo of it
+    const echo = sameValue(value, latest.current);
+    setShown((s) => (echo ? { ...s, seen: value } : { key: s.key + 1, value, seen: value }));
   }
   useEffect(() => () => clearTimeout(timer.current), []);
+  useEffect(() => {
+    latest.current = shown.value;
+  }, [shown.key, shown.value]);
   const change = (next: T) => {
-    setLocal(next);
     latest.current = next;
     clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(next), PAUSE_MS);
@@ -26,32 +36,33 @@ function useLocalValue<T>(value: T, commit: (v: T) => void) {
     clearTimeout(timer.current);
     commit(latest.current);
   };
-  return { local, change, flush, setLatest: (v: T) => (latest.current = v) };
+  return { key: shown.key, initial: shown.value, change, flush, latest };
 }
 
 export function LocalTextWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, onBlur, placeholder, options } = props;
   const text = (value as string | undefined) ?? '';
   const commit = (v: string) => onChange(v === '' ? undefined : v);
-  const { local, change, flush } = useLocalValue(text, commit);
+  const { key, initial, change, flush, latest } = useLocalValue(text, commit);
   const common = {
     id,
-    value: local,
+    defaultValue: initial,
     disabled: disabled || readonly,
     placeholder,
     onChange: (e: { target: { value: string } }) => change(e.target.value),
     onBlur: () => {
       flush();
-      onBlur(id, local);
+      onBlur(id, latest.current);
     },
   };
-  if (options.rows) return <Input.TextArea {...common} rows={Number(options.rows)} />;
+  if (options.rows) return <Input.TextArea key={key} {...common} rows={Number(options.rows)} />;
   // Another person's password typed on this screen (a receiver's): masked, never filled in by the browser.
-  if (options.secret) return <Input.Password {...common} autoComplete="new-password" />;
+  if (options.secret) return <Input.Password key={key} {...common} autoComplete="new-password" />;
   if (options.barcode) {
     // A scanner types the code and presses Enter: take the code then, and select it all on focus so the next scan replaces it.
     return (
       <Input
+        key={key}
         {...common}
         className="barcode-input"
         allowClear
@@ -63,16 +74,17 @@ export function LocalTextWidget(props: WidgetProps) {
       />
     );
   }
-  return <Input {...common} allowClear />;
+  return <Input key={key} {...common} allowClear />;
 }
 
 export function LocalNumberWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, onBlur, schema, options } = props;
-  const { local, change, flush } = useLocalValue<number | null>((value as number | undefined) ?? null, (v) => onChange(v ?? undefined));
+  const { key, initial, change, flush, latest } = useLocalValue<number | null>((value as number | undefined) ?? null, (v) => onChange(v ?? undefined));
   return (
     <InputNumber
+      key={key}
       id={id}
-      value={local}
+      defaultValue={initial ?? undefined}
       disabled={disabled || readonly}
       style={{ width: '100%' }}
       min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
@@ -82,7 +94,7 @@ export function LocalNumberWidget(props: WidgetProps) {
       onChange={(v) => change(v === null || v === undefined ? null : Number(v))}
       onBlur={() => {
         flush();
-        onBlur(id, local);
+        onBlur(id, latest.current);
       }}
     />
   );
