@@ -832,6 +832,38 @@ describe('process model designer (spec 2.4)', () => {
     await designer(page).waitFor({ state: 'detached' });
   });
 
+  it('tells the user which elements of an imported Activiti file it cannot read, and opens the rest', async () => {
+    const id = await createModel('e2e_unknown_element');
+    const token = await tokenFor(shared.server.url, 'admin', DEMO_PASSWORD);
+    const nodes: Node[] = [
+      { id: 'startEvent', kind: 'startEvent', name: '开始' },
+      { id: 'grossing', kind: 'userTask', name: '取材' },
+      { id: 'end', kind: 'endEvent', name: '完成' },
+    ];
+    const flows: Flow[] = [
+      { id: 'f1', from: 'startEvent', to: 'grossing' },
+      { id: 'f2', from: 'grossing', to: 'end' },
+    ];
+    // An Activiti extension our descriptor does not define, as another engine's file may carry.
+    const xml = modelXml('e2e_unknown_element', 'e2e_unknown_element', nodes, flows).replace(
+      '<userTask id="grossing" name="取材"/>',
+      '<userTask id="grossing" name="取材"><extensionElements><activiti:slideScanner model="KF-PRO-120"/></extensionElements></userTask>',
+    );
+    await saveXml(shared.server.url, token, id, xml);
+    const { page, consoleErrors } = await listWith('e2e_unknown_element');
+    await button(row(page, 'e2e_unknown_element'), '编辑').click();
+    const warning = page.locator('.ant-modal-confirm-warning');
+    await warning.getByText('导入时未能识别以下内容，保存后将不再保留：activiti:slideScanner').waitFor();
+    await button(warning, '确定').click();
+    await warning.waitFor({ state: 'detached' });
+    // The rest of the diagram is there to edit.
+    await element(page, 'grossing').waitFor();
+    await element(page, 'end').waitFor();
+    expect(consoleErrors).toEqual([]);
+    await button(designer(page), '取消').click();
+    await designer(page).waitFor({ state: 'detached' });
+  });
+
   it('tells the user and the console when the diagram XML cannot be fetched, and opens it once it can', async () => {
     const id = await createModel('e2e_xml_fails');
     const { page, consoleErrors } = await listWith('e2e_xml_fails');

@@ -128,6 +128,7 @@ const EN = {
   '网关的连线未排序（无连线顺序设置）': "The gateway's conditional flows are not ordered",
   bpmn文档导入失败: 'The BPMN document could not be imported',
   获取反显流程xml失败: 'Could not load the process XML',
+  '导入时未能识别以下内容，保存后将不再保留：{names}': 'Not recognised on import, and not kept when saved: {names}',
   '流程数据生成失败！': 'Could not generate the process data!',
 } as const satisfies Record<string, string>;
 

@@ -8,7 +8,7 @@ import 'bpmn-js/dist/assets/bpmn-js.css';
 import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css';
 import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
 import './designer.css';
-import { notify } from '../../app/feedback';
+import { feedback, notify } from '../../app/feedback';
 import { errorMessage } from '../../api/http';
 import { formControls, formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
 import type { DiagramElement, Services } from './bpmnTypes';
@@ -72,8 +72,9 @@ function useDiagram(
       }
       if (cancelled) return;
       try {
-        await bpmn.importXML(xml);
+        const { warnings } = await bpmn.importXML(xml);
         if (cancelled) return;
+        tellDropped(warnings);
         setElement(root());
         setInstance(bpmn);
       } catch (e) {
@@ -89,6 +90,24 @@ function useDiagram(
     };
   }, [model.id, readOnly, container, panel]);
   return { instance, element, loading };
+}
+
+/**
+ * What bpmn-js could not read (an Activiti or Flowable element our descriptor does not define) is left
+ * out of the diagram and so out of the next save: the user is told which, before saving, and the
+ * console keeps bpmn-js's own words.
+ */
+function tellDropped(warnings: unknown[]) {
+  if (warnings.length === 0) return;
+  console.warn('bpmn文档导入警告', warnings);
+  // bpmn-js's types say strings; it hands { message, element, error }.
+  const text = (w: unknown) => (typeof w === 'string' ? w : String((w as { message?: unknown }).message ?? ''));
+  const names = [...new Set(warnings.map((w) => /unparsable content <([^>\s]+)/.exec(text(w))?.[1] ?? text(w)))];
+  feedback.modal.warning({
+    title: wt('警告'),
+    content: wt('导入时未能识别以下内容，保存后将不再保留：{names}').replace('{names}', names.join('、')),
+    okText: wt('确定'),
+  });
 }
 
 function usePanelData(orgId: number): PanelData {
