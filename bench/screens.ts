@@ -123,8 +123,10 @@ async function renderPlainTable(page: Page, url: string, rows: Record<string, un
   return median(samples);
 }
 
-/** Per keystroke in an input: from the key event to the frame after the page answered it, once nothing animates. */
-async function keystrokes(page: Page, selector: string): Promise<{ p50: number; p95: number }> {
+/** Per keystroke in the first field (#root_f1): from the key event to the frame after the page answered it, once nothing animates. */
+async function keystrokes(page: Page): Promise<{ p50: number; p95: number }> {
+  const field = page.locator('#root_f1');
+  await field.waitFor();
   await page.evaluate(() => {
     const w = window as unknown as { keyLatency: number[] };
     w.keyLatency = [];
@@ -134,7 +136,7 @@ async function keystrokes(page: Page, selector: string): Promise<{ p50: number; 
       true,
     );
   });
-  await page.locator(selector).click();
+  await field.click();
   // Typing starts once the dialog is open and the focus styling has settled, in every form measured:
   // a keystroke during antd's open animation (zoom, ~0.3 s) measures the animation, not the form.
   await page.waitForFunction(() => document.getAnimations().length === 0);
@@ -170,18 +172,17 @@ export const screenBench: Bench = {
       const ours = await renderScreenPage(page);
 
       await page.getByRole('button', { name: /新\s*增/ }).click();
-      await page.locator('#root_f1').waitFor();
-      const ourKeys = await keystrokes(page, '#root_f1');
+      const ourKeys = await keystrokes(page);
 
       const withIds = rows.map((r, i) => ({ id: i + 1, ...r }));
       const plain = await renderPlainTable(page, server.url, withIds, 'table');
       const virtual = await renderPlainTable(page, server.url, withIds, 'virtual');
-      await page.goto(`${server.url}/bench-pages/index.html?view=form`);
-      await page.locator('#root_f1').waitFor();
-      const plainKeys = await keystrokes(page, '#root_f1');
-      await page.goto(`${server.url}/bench-pages/index.html?view=input`);
-      await page.locator('#root_f1').waitFor();
-      const bareKeys = await keystrokes(page, '#root_f1');
+      const comparatorKeys = async (view: 'form' | 'input') => {
+        await page.goto(`${server.url}/bench-pages/index.html?view=${view}`);
+        return keystrokes(page);
+      };
+      const plainKeys = await comparatorKeys('form');
+      const bareKeys = await comparatorKeys('input');
       await context.close();
       return [
         [`ScreenPage ${ROWS}×${COLUMNS} render, median of ${RUNS} (goal ≤ 150 ms)`, ms(ours)],

@@ -98,6 +98,13 @@ async function clickFlow(page: Page, id: string) {
   await expect.poll(() => selectedId(page)).toBe(id);
 }
 
+/** The condition dialog (条件设置) of a flow, opened from its properties panel. */
+async function openConditions(page: Page, flow: string): Promise<Locator> {
+  await clickFlow(page, flow);
+  await panel(page).locator('[data-testid="open-condition"]').click();
+  return opened(dialog(page, '条件设置'));
+}
+
 async function openDesigner(page: Page, key: string, action: '编辑' | '查看') {
   await button(row(page, key), action).click();
   await opened(designer(page));
@@ -330,9 +337,7 @@ describe('process model designer (spec 2.4)', () => {
       }
 
       // Conditions through the dialog: a number control is compared bare, a text control quoted.
-      await clickFlow(page, large.flow);
-      await panel(page).locator('[data-testid="open-condition"]').click();
-      let conditions = await opened(dialog(page, '条件设置'));
+      let conditions = await openConditions(page, large.flow);
       await conditions.locator('[data-testid="cond-add"]').click();
       await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
       await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
@@ -346,9 +351,7 @@ describe('process model designer (spec 2.4)', () => {
         .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
         .toBe('${specimenCount >= 2}');
 
-      await clickFlow(page, small.flow);
-      await panel(page).locator('[data-testid="open-condition"]').click();
-      conditions = await opened(dialog(page, '条件设置'));
+      conditions = await openConditions(page, small.flow);
       await conditions.locator('[data-testid="cond-add"]').click();
       await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
       await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
@@ -415,10 +418,8 @@ describe('process model designer (spec 2.4)', () => {
       await opened(order);
       expect(await items()).toEqual(['小标本', '大标本']);
       await button(order, '取消').click();
-      await clickFlow(page, small.flow);
+      conditions = await openConditions(page, small.flow);
       expect(await page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
-      await panel(page).locator('[data-testid="open-condition"]').click();
-      conditions = await opened(dialog(page, '条件设置'));
       // The control's label comes once the form's controls are read.
       await conditions.getByText('临床诊断(clinicalDiagnosis)').waitFor();
       expect(await conditionRow(conditions, 0)).toEqual([
@@ -730,9 +731,7 @@ describe('process model designer (spec 2.4)', () => {
       });
       const { page } = await listWith('e2e_form_ids');
       await openDesigner(page, 'e2e_form_ids', '编辑');
-      await clickFlow(page, 'toEnd');
-      await panel(page).locator('[data-testid="open-condition"]').click();
-      let conditions = await opened(dialog(page, '条件设置'));
+      let conditions = await openConditions(page, 'toEnd');
       await conditions.locator('[data-testid="cond-add"]').click();
       await choose(page, conditions.locator('[data-testid="cond-form"]'), '病理申请单');
       await choose(page, conditions.locator('[data-testid="cond-variable"]'), '标本件数(specimenCount)');
@@ -769,9 +768,7 @@ describe('process model designer (spec 2.4)', () => {
         formId: `${form},${FREE_FORM_ID}`,
         condition: expression,
       });
-      await clickFlow(page, 'toEnd');
-      await panel(page).locator('[data-testid="open-condition"]').click();
-      conditions = await opened(dialog(page, '条件设置'));
+      conditions = await openConditions(page, 'toEnd');
       await conditions.getByText('标本件数(specimenCount)').waitFor();
       expect(await conditionRow(conditions, 0)).toEqual([
         '病理申请单',
@@ -810,9 +807,7 @@ describe('process model designer (spec 2.4)', () => {
     await element(page, 'startEvent').click();
     const gateway = await append(page, 'append.gateway');
     const end = await append(page, 'append.end-event');
-    await clickFlow(page, end.flow);
-    await panel(page).locator('[data-testid="open-condition"]').click();
-    const conditions = await opened(dialog(page, '条件设置'));
+    const conditions = await openConditions(page, end.flow);
     const conditionSize = await size(conditions);
     expect(near(conditionSize.width, 1100), `condition dialog ${conditionSize.width}`).toBe(true);
     const table = await size(

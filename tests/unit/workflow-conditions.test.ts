@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { evaluateCondition } from '../../src/shared/expression';
 import {
   buildExpression,
-  isNumericControl,
   newRow,
   parseExpression,
   passWeightCondition,
   passWeightOf,
   rowProblems,
 } from '../../src/shared/expression/conditions';
+import { isNumericControl } from '../../src/shared/forms/formPage';
 
 describe('condition builder expressions (spec 2.4, 5)', () => {
   it('quotes the values of text variables, leaves those of numeric variables bare and joins rows by their logic', () => {

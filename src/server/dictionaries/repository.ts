@@ -233,12 +233,6 @@ export async function flagDictionaryCopies(db: Queryable, sourceId: number): Pro
 
 /** The entries (value → label) of a dictionary by name, as the organisation sees it: its own, else the shared one. */
 export async function dictionaryEntries(db: Queryable, orgId: number, name: string): Promise<Map<string, string>> {
-  const rows = await db.query<{ value: string; label: string }>(
-    `select dd.value, dd.label from dictionary_detail dd
-      where dd.dictionary_id = (select d.id from dictionary d where d.name = $2 and (d.org_id = $1 or d.org_id is null)
-                                 order by d.org_id nulls last limit 1)
-      order by dd.sort, dd.id`,
-    [orgId, name],
-  );
-  return new Map(rows.map((r) => [r.value, r.label]));
+  const dictionary = await dictionaryByName(db, orgId, name);
+  return new Map((dictionary?.details ?? []).map((d) => [d.value, d.label]));
 }

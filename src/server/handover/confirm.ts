@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { t, type Locale } from '../../shared/i18n/messages.js';
-import type { ScreenSchema } from '../../shared/screens/fields.js';
+import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
 import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
 import { badRequest, conflict, InvalidRecord, notFound } from '../http/envelope.js';
@@ -57,7 +57,7 @@ export function addressedTo(screen: ScreenSchema, record: StoredRecord, group: s
 
 /** The check label of a line ("缺失", "Damaged") as the line screen names it. */
 function checkLabel(lineScreen: ScreenSchema, value: string, locale: Locale): string {
-  return lineScreen.fields.find((f) => f.key === 'checkResult')?.options?.find((o) => o.value === value)?.label[locale] ?? value;
+  return optionLabel(fieldByKey(lineScreen, 'checkResult'), value, locale) ?? value;
 }
 
 /** The discrepancy as the slip prints it: missing / damaged / extra barcodes, then the remark. */

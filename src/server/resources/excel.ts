@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import type { FieldDef, ScreenSchema } from '../../shared/screens/fields.js';
-import { formFields, listColumns } from '../../shared/screens/fields.js';
+import { formFields, listColumns, optionLabel } from '../../shared/screens/fields.js';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate.js';
 import { screenMessage } from '../../shared/screens/messages.js';
 import type { Locale } from '../../shared/i18n/messages.js';
@@ -25,8 +25,8 @@ export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): E
   if (label !== undefined) return Array.isArray(label) ? label.join('、') : label;
   switch (field.type) {
     case 'enum': {
-      const optionLabel = (v: unknown) => field.options?.find((o) => o.value === v)?.label[locale] ?? String(v);
-      return Array.isArray(value) ? value.map(optionLabel).join('、') : optionLabel(value);
+      const label = (v: unknown) => optionLabel(field, v, locale) ?? String(v);
+      return Array.isArray(value) ? value.map(label).join('、') : label(value);
     }
     case 'boolean':
       return value ? YES[locale] : NO[locale];

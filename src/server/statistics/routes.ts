@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { ScreenSchema } from '../../shared/screens/fields.js';
+import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
 import type { AppContext } from '../context.js';
 import { notFound, ok } from '../http/envelope.js';
 import { listRecords, titlesOf, type StoredRecord } from '../resources/repository.js';
@@ -26,8 +26,8 @@ interface Env {
 /** A date-only upper bound covers the whole day of datetime values. */
 const endOfDay = (to: string | undefined) => (to && to.length === 10 ? `${to} 23:59:59` : to);
 
-const optionLabel = (screen: ScreenSchema, key: string, value: unknown, locale: Locale) =>
-  screen.fields.find((f) => f.key === key)?.options?.find((o) => o.value === value)?.label[locale] ?? String(value ?? '—');
+const labelOf = (screen: ScreenSchema, key: string, value: unknown, locale: Locale) =>
+  optionLabel(fieldByKey(screen, key), value, locale) ?? String(value ?? '—');
 
 function volume(key: string): (env: Env) => Promise<Row[]> {
   return async (env) => {
@@ -137,7 +137,7 @@ async function groupAnalysis(env: Env): Promise<Row[]> {
 
 async function handoverHandling(env: Env): Promise<Row[]> {
   const { screen, records } = await env.records('handoverRecord', 'handedAt');
-  return [...groupBy(records, (r) => optionLabel(screen, 'toGroup', r.data.toGroup, env.locale))].map(([group, rs]) => ({
+  return [...groupBy(records, (r) => labelOf(screen, 'toGroup', r.data.toGroup, env.locale))].map(([group, rs]) => ({
     group,
     count: rs.length,
     specimens: rs.reduce((n, r) => n + (Number(r.data.specimenCount) || 0), 0),

@@ -32,18 +32,6 @@ export const RESULT_VALUES = ['pass', 'unpass'];
 export const isResultVariable = (variable: string) => variable === RESULT_VARIABLE;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
-/**
- * Whether a form element keeps a number, from its declared control type: a number control, or a text
- * input marked numeric (the same rule the task form uses to type its fields, shared/forms/formPage.ts).
- */
-export function isNumericControl(element: {
-  controlType?: string | null;
-  numeric?: boolean | null;
-}): boolean {
-  const type = element.controlType || 'input';
-  return type === 'number' || (type === 'input' && element.numeric === true);
-}
-
 let counter = 0;
 export const newRow = (partial: Partial<ConditionRow> = {}): ConditionRow => ({
   id: `c${Date.now().toString(36)}${(counter++).toString(36)}`,

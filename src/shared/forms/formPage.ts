@@ -50,15 +50,26 @@ const RESULT_CHOICES = [
 
 const same = (text: string) => ({ 'zh-CN': text, 'en-US': text });
 
+/**
+ * Whether a form element keeps a number, from its declared control type: a number control, or a text
+ * input marked numeric (the task form types its fields by it, and the condition builder quotes values by it).
+ */
+export function isNumericControl(element: {
+  controlType?: string | null;
+  numeric?: boolean | null;
+}): boolean {
+  const type = element.controlType || 'input';
+  return type === 'number' || (type === 'input' && element.numeric === true);
+}
+
 function valueType(element: FormElement): Pick<FieldDef, 'type' | 'maxLength' | 'options' | 'multiple'> {
   const choices = element.choices.map((c) => ({ value: c.value, label: same(c.label) }));
   switch (element.controlType) {
     case 'textarea':
       return { type: 'textarea', maxLength: TEXTAREA_MAX };
     case 'number':
-      return { type: 'number' };
     case 'input':
-      return element.numeric ? { type: 'number' } : { type: 'text', maxLength: TEXT_MAX };
+      return isNumericControl(element) ? { type: 'number' } : { type: 'text', maxLength: TEXT_MAX };
     case 'select':
     case 'radio':
     case 'tree':

@@ -1,4 +1,5 @@
 import type { FieldDef, ScreenSchema } from '../generated/screen.js';
+import type { Locale } from '../i18n/messages.js';
 import { MOBILE_PHONE } from '../password/policy.js';
 
 export type { ActionDef, ChartDef, ChartReferenceLine, FieldDef, ScreenSchema } from '../generated/screen.js';
@@ -65,6 +66,11 @@ export function recordJsonSchema(fields: readonly FieldDef[]): Record<string, un
     additionalProperties: false,
     properties: Object.fromEntries(fields.map((f) => [f.key, { anyOf: [fieldJsonSchema(f), { type: 'null' }] }])),
   };
+}
+
+/** The label an enum's own options give a value, in the user's language; undefined for a value they lack. */
+export function optionLabel(field: FieldDef | undefined, value: unknown, locale: Locale): string | undefined {
+  return field?.options?.find((o) => o.value === value)?.label[locale];
 }
 
 export function fieldByKey(screen: ScreenSchema, key: string): FieldDef | undefined {

@@ -37,7 +37,8 @@ function outgoingOf(node: RuleNode): RuleNode[] {
   return [...new Set([...(node.outgoing ?? []), ...siblings])];
 }
 
-const listed = (text: string | undefined) =>
+/** A comma list as Activiti writes one (candidateGroups, sequenceFlowOrder): trimmed, no empty entries. */
+export const splitList = (text: string | undefined): string[] =>
   (text ?? '')
     .split(',')
     .map((s) => s.trim())
@@ -51,12 +52,12 @@ export function labRuleBreaks(
   const breaks: LabRule[] = [];
   if (node.$type === 'bpmn:UserTask') {
     if (!read(node, 'formKey')?.trim()) breaks.push('user-task-form');
-    if (listed(read(node, 'candidateGroups')).length === 0) breaks.push('user-task-groups');
+    if (splitList(read(node, 'candidateGroups')).length === 0) breaks.push('user-task-groups');
   }
   if (/Gateway$/.test(node.$type)) {
     // Only conditions compete: a default flow is taken last whatever the order, a lone condition has no rival.
     const conditional = outgoingOf(node).filter((f) => f.conditionExpression);
-    const order = listed(read(node, 'sequenceFlowOrder'));
+    const order = splitList(read(node, 'sequenceFlowOrder'));
     if (conditional.length > 1 && !conditional.every((f) => f.id && order.includes(f.id)))
       breaks.push('gateway-flow-order');
   }

@@ -1,7 +1,7 @@
 import type { ComposeOption } from 'echarts/core';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption, ScatterSeriesOption } from 'echarts/charts';
 import type { AriaComponentOption, GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
-import type { ChartDef, ChartReferenceLine, FieldDef, ScreenSchema } from '../../shared/screens/fields';
+import { optionLabel, type ChartDef, type ChartReferenceLine, type FieldDef, type ScreenSchema } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
 
@@ -52,7 +52,7 @@ export function valueText(field: FieldDef | undefined, row: ChartRow, locale: Lo
   if (isEmpty(value)) return NONE;
   switch (field.type) {
     case 'enum':
-      return field.options?.find((o) => o.value === value)?.label[locale] ?? String(value);
+      return optionLabel(field, value, locale) ?? String(value);
     case 'boolean':
       return (value ? YES : NO)[locale];
     case 'datetime':

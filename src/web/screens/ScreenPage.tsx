@@ -25,7 +25,7 @@ import { commandHandler } from './commands';
 import { CommandDialog } from './CommandDialog';
 import { saveFile } from './download';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
-import { fillWidth, useTableLayout } from './tableHeight';
+import { fillWidth, useTableLayout } from './tableLayout';
 import { RowActions } from './RowActions';
 
 /** Statistics charts: hand-written, with their chart library, loaded only by a screen that has one. */
@@ -326,10 +326,10 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   // The selection column's width as antd's stylesheet gives it; virtual rows need it as a number.
   const { token } = theme.useToken();
   const selectionWidth = token.controlHeight + token.paddingXS * 2;
-  const selecting = selectionMode !== 'none';
+  const selectionColumn = selectionMode === 'none' ? 0 : selectionWidth;
   const laidOut = useMemo(
-    () => (virtual && layout.width ? fillWidth(columns, layout.width - (selecting ? selectionWidth : 0)) : columns),
-    [virtual, layout.width, columns, selecting, selectionWidth],
+    () => (virtual && layout.width ? fillWidth(columns, layout.width - selectionColumn) : columns),
+    [virtual, layout.width, columns, selectionColumn],
   );
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
@@ -414,7 +414,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
             : undefined
         }
         // Virtual rows want the table's width as a number (antd warns otherwise): their columns' sum.
-        scroll={{ x: virtual ? laidOut.reduce((sum, c) => sum + Number(c.width ?? 0), selecting ? selectionWidth : 0) : 'max-content', y: layout.body }}
+        scroll={{ x: virtual ? laidOut.reduce((sum, c) => sum + Number(c.width ?? 0), selectionColumn) : 'max-content', y: layout.body }}
         rowSelection={
           selectionMode === 'none'
             ? undefined

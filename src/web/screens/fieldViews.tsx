@@ -1,6 +1,6 @@
 import { Fragment, type ReactNode } from 'react';
 import { Tag } from 'antd';
-import type { FieldDef } from '../../shared/screens/fields';
+import { optionLabel, type FieldDef } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
 import { dictionaryState } from '../app/dictionaries';
@@ -15,9 +15,9 @@ const DOWNLOAD = { 'zh-CN': '下载', 'en-US': 'Download' };
  * Dictionaries are read, not subscribed to: page entry loads them before any page shows, and a
  * subscription per table cell would cost a 500-row page its render budget.
  */
-function optionLabel(field: FieldDef, value: unknown, locale: Locale): string {
-  const option = field.options?.find((o) => o.value === value);
-  if (option) return option.label[locale];
+function enumLabel(field: FieldDef, value: unknown, locale: Locale): string {
+  const own = optionLabel(field, value, locale);
+  if (own !== undefined) return own;
   const entry = field.dictionary ? dictionaryState.dictionaries.find((d) => d.name === field.dictionary)?.details.find((d) => d.value === value) : undefined;
   return entry?.label ?? String(value);
 }
@@ -33,9 +33,9 @@ export function fieldValue(field: FieldDef, record: ScreenRecord, locale: Locale
   if (label !== undefined) return <>{Array.isArray(label) ? label.join('、') : label}</>;
   switch (field.type) {
     case 'enum': {
-      if (Array.isArray(value)) return <>{value.map((v) => optionLabel(field, v, locale)).join('、')}</>;
+      if (Array.isArray(value)) return <>{value.map((v) => enumLabel(field, v, locale)).join('、')}</>;
       const option = field.options?.find((o) => o.value === value);
-      return option?.color ? <Tag color={option.color}>{option.label[locale]}</Tag> : <>{optionLabel(field, value, locale)}</>;
+      return option?.color ? <Tag color={option.color}>{option.label[locale]}</Tag> : <>{enumLabel(field, value, locale)}</>;
     }
     case 'boolean':
       return <Tag color={value ? 'green' : 'default'}>{value ? YES[locale] : NO[locale]}</Tag>;

@@ -3,7 +3,7 @@ import { Button, Input, Space, Table, Tag, type TableColumnsType, type TablePagi
 import type { SorterResult } from 'antd/es/table/interface';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../api/http';
-import { useTableLayout } from '../screens/tableHeight';
+import { useTableLayout } from '../screens/tableLayout';
 import { feedback, notify } from '../app/feedback';
 import { userState } from '../auth/user';
 import { i18n } from '../i18n';

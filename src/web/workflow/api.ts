@@ -1,5 +1,5 @@
 import { AxiosError, type AxiosResponse } from 'axios';
-import { isNumericControl } from '../../shared/expression/conditions';
+import { isNumericControl } from '../../shared/forms/formPage';
 import { getResult, http, type Result } from '../api/http';
 
 /** The process-model calls of spec 7.5 as the list screen and the designer use them. */
@@ -110,7 +110,7 @@ export const formPages = (orgId: number) =>
     getResult<{ id: number | string; pageName: string }[]>('/api/form/findAllFormInfos', { orgId }),
   );
 
-export async function formColumns(id: string): Promise<Record<string, string>> {
+async function formColumns(id: string): Promise<Record<string, string>> {
   const text = await getResult<string>('/api/form/findFormColsById', { id });
   return (typeof text === 'string' ? JSON.parse(text) : text) as Record<string, string>;
 }

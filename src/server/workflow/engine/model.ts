@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import { Engine } from 'bpmn-engine';
 import { InclusiveGateway } from './inclusiveGateway.js';
-import { attr, splitList, type ModdleElement } from './validate.js';
+import { splitList } from '../../../shared/workflow/labRules.js';
+import { attr, type ModdleElement } from './validate.js';
 
 /**
  * A deployment made ready for bpmn-engine, once per process: Activiti files rarely say

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Engine } from 'bpmn-engine';
 import { evaluate, ExpressionError, hasExpression, parseBody, splitTemplate } from '../../../shared/expression/index.js';
 import type { LoopDef, PreparedModel } from './model.js';
+import { splitList } from '../../../shared/workflow/labRules.js';
 
 /**
  * One step of an instance on bpmn-engine: recover the saved state (or start), apply an action such as
@@ -101,7 +102,7 @@ function listOf(loop: LoopDef, id: string, scope: Scope): unknown[] {
     value = scope.variables[name];
   } else value = evaluate(loop.collection, scope.variables);
   if (Array.isArray(value)) return value;
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof value === 'string') return splitList(value);
   throw new ExpressionError(`the collection gives ${JSON.stringify(value)}, not a list`, loop.collection);
 }
 

@@ -178,24 +178,15 @@ export async function groupsOf(db: Queryable, userId: number): Promise<string[]>
 }
 
 /** The staff holding any of the groups (positions by id, code or name) in an organisation, by account. */
-export const membersOf = async (db: Queryable, orgId: number, groups: string[]): Promise<string[]> =>
-  groups.length === 0
-    ? []
-    : (
-        await db.query<{ userAccount: string }>(
-          `select distinct u.user_account as "userAccount" from app_user u join user_role ur on ur.user_id = u.id join role r on r.id = ur.role_id
-           where u.org_id = $1 and (r.id::text = any($2::text[]) or r.code = any($2::text[]) or r.name = any($2::text[])) order by 1`,
-          [orgId, groups],
-        )
-      ).map((r) => r.userAccount);
+async function staffInGroups(db: Queryable, orgId: number, groups: string[]): Promise<{ id: number; userAccount: string }[]> {
+  if (groups.length === 0) return [];
+  return db.query<{ id: number; userAccount: string }>(
+    `select distinct u.id, u.user_account as "userAccount" from app_user u join user_role ur on ur.user_id = u.id join role r on r.id = ur.role_id
+     where u.org_id = $1 and (r.id::text = any($2::text[]) or r.code = any($2::text[]) or r.name = any($2::text[])) order by 2`,
+    [orgId, groups],
+  );
+}
 
-export const usersInGroups = async (db: Queryable, orgId: number, groups: string[]): Promise<number[]> =>
-  groups.length === 0
-    ? []
-    : (
-        await db.query<{ id: number }>(
-          `select distinct u.id from app_user u join user_role ur on ur.user_id = u.id join role r on r.id = ur.role_id
-           where u.org_id = $1 and (r.id::text = any($2::text[]) or r.code = any($2::text[]) or r.name = any($2::text[]))`,
-          [orgId, groups],
-        )
-      ).map((r) => r.id);
+export const membersOf = async (db: Queryable, orgId: number, groups: string[]): Promise<string[]> => (await staffInGroups(db, orgId, groups)).map((s) => s.userAccount);
+
+export const usersInGroups = async (db: Queryable, orgId: number, groups: string[]): Promise<number[]> => (await staffInGroups(db, orgId, groups)).map((s) => s.id);

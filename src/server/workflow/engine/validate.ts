@@ -78,12 +78,6 @@ export interface ModdleElement {
 /** Activiti extension attributes arrive as `activiti:x` in $attrs (no activiti moddle package is loaded). */
 export const attr = (el: ModdleElement, name: string): string | undefined => el.$attrs?.[`activiti:${name}`] ?? el.$attrs?.[`lims:${name}`];
 
-export const splitList = (text: string | undefined): string[] =>
-  (text ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 export async function readModel(xml: string): Promise<ModdleElement> {
   try {
     const { rootElement } = await new BpmnModdle().fromXML(xml, 'bpmn:Definitions');

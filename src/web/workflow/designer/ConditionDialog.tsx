@@ -70,10 +70,11 @@ export function ConditionDialog(props: {
    * known; a free-typed field (A99999) or the result variable has no number type, so its value is quoted
    * (the engine still compares numeric text as a number). Unknown types keep what the row says.
    */
+  const controlOf = (formId: string, key: string) => columns[formId]?.find((c) => c.key === key);
   const numericOf = (row: ConditionRow): boolean => {
     if (isResultVariable(row.variable)) return false;
     if (row.formId === FREE_FORM_ID) return false;
-    return columns[row.formId]?.find((c) => c.key === row.variable)?.numeric ?? row.numeric;
+    return controlOf(row.formId, row.variable)?.numeric ?? row.numeric;
   };
 
   const change = (id: string, patch: Partial<ConditionRow>) =>
@@ -164,7 +165,7 @@ export function ConditionDialog(props: {
                 onChange={(v: string) =>
                   change(r.id, {
                     variable: v,
-                    numeric: columns[r.formId]?.find((c) => c.key === v)?.numeric ?? false,
+                    numeric: controlOf(r.formId, v)?.numeric ?? false,
                   })
                 }
               />
