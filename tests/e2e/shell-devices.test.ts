@@ -43,6 +43,38 @@ describe('the shell on devices and in languages', () => {
     await page.context().close();
   });
 
+  it('keeps the sidebar under an open dialog (dimmed, not clickable) and, on a phone, above its own backdrop', async () => {
+    const { page, consoleErrors } = await newPage(run.browser);
+    await signIn(page, run.server.url, 'admin', undefined, SPECIMEN_TYPE);
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.locator('.record-dialog');
+    await dialog.waitFor();
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+
+    // A click on the dashboard's menu entry lands on the dialog's mask: no navigation, the dialog stays.
+    const entry = page.locator('.sidebar .ant-menu a[href="/dashboard"]');
+    const box = (await entry.boundingBox())!;
+    const topmost = (x: number, y: number) => page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('.sidebar'), [x, y] as const);
+    expect(await topmost(box.x + box.width / 2, box.y + box.height / 2)).toBe(false);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    expect(new URL(page.url()).pathname).toBe(SPECIMEN_TYPE);
+    expect(await dialog.isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+
+    // On a phone's width the opened sidebar lies over the page's backdrop, and a click on it navigates.
+    await page.setViewportSize({ width: 800, height: 900 });
+    await eventually(() => page.locator('.app-wrapper').getAttribute('class')).toContain('sidebar-closed');
+    await page.locator('.hamburger').click();
+    await page.locator('.drawer-bg').waitFor();
+    const opened = (await entry.boundingBox())!;
+    await eventually(() => topmost(opened.x + opened.width / 2, opened.y + opened.height / 2)).toBe(true);
+    await page.mouse.click(opened.x + opened.width / 2, opened.y + opened.height / 2);
+    await page.waitForURL((u) => u.pathname === '/dashboard');
+    expect(consoleErrors).toEqual([]);
+    await page.context().close();
+  });
+
   it("warns 'you browser can not work' where full screen is not allowed", async () => {
     const { page } = await newPage(run.browser);
     await page.addInitScript(() => Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }));
