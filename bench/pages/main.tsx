@@ -5,7 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Table } from 'antd';
+import { Button, Modal, Space, Table, type TableColumnsType } from 'antd';
 import Form from '@rjsf/antd';
 import validator from '@rjsf/validator-ajv8';
 import type { RJSFSchema } from '@rjsf/utils';
@@ -16,9 +16,10 @@ declare global {
     benchRows?: Record<string, unknown>[];
     benchColumns?: string[];
     benchFields?: number;
-    /** Ms from handing the rows to React until the frame after they are on screen. */
+    /** Ms from handing the rows to React until the frame after they are on screen; 0 once emptied. */
     benchRendered?: number;
     showRows?: () => void;
+    clearRows?: () => void;
   }
 }
 
@@ -27,8 +28,15 @@ function afterPaint(done: () => void) {
   requestAnimationFrame(() => setTimeout(done, 0));
 }
 
-/** `virtual`: antd's own virtual rows, as a list page over about 50 rows needs them (the floor of what antd can do). */
-function PlainTable({ virtual }: { virtual: boolean }) {
+type TableView = 'columns' | 'page' | 'virtual';
+
+/**
+ * `columns`: the twelve columns alone. `page`: the list page a plain antd screen would draw of the same
+ * rows, a selection column and each row's edit and delete link-buttons beside the columns, all rows
+ * rendered. `virtual`: the page with antd's own virtual rows (the floor of what antd can do).
+ * The table is emptied and filled again in the same page each run, so every run is warm, as ours is.
+ */
+function PlainTable({ view }: { view: TableView }) {
   const [rows, setRows] = useState<Record<string, unknown>[]>([]);
   const [start, setStart] = useState(0);
   useEffect(() => {
@@ -36,11 +44,31 @@ function PlainTable({ virtual }: { virtual: boolean }) {
       setStart(performance.now());
       setRows(window.benchRows ?? []);
     };
+    window.clearRows = () => setRows([]);
   }, []);
   useEffect(() => {
-    if (rows.length > 0) afterPaint(() => (window.benchRendered = performance.now() - start));
+    afterPaint(() => (window.benchRendered = rows.length > 0 ? performance.now() - start : 0));
   }, [rows, start]);
-  const columns = (window.benchColumns ?? []).map((key) => ({ key, dataIndex: key, title: key, width: 140, sorter: true }));
+  const columns: TableColumnsType<Record<string, unknown>> = (window.benchColumns ?? []).map((key) => ({ key, dataIndex: key, title: key, width: 140, sorter: true }));
+  const page = view !== 'columns';
+  if (page)
+    columns.push({
+      key: '$actions',
+      title: '操作',
+      width: 160,
+      fixed: 'right',
+      render: () => (
+        <Space size={0}>
+          <Button type="link" size="small">
+            编辑
+          </Button>
+          <Button type="link" size="small" danger>
+            删除
+          </Button>
+        </Space>
+      ),
+    });
+  const virtual = view === 'virtual';
   return (
     <Table
       rowKey="id"
@@ -49,20 +77,29 @@ function PlainTable({ virtual }: { virtual: boolean }) {
       columns={columns}
       dataSource={rows}
       pagination={{ pageSize: 500 }}
+      rowSelection={page ? { type: 'checkbox' } : undefined}
       virtual={virtual}
-      scroll={virtual ? { x: columns.length * 140, y: 600 } : { x: 'max-content' }}
+      scroll={virtual ? { x: columns.length * 140 + 100, y: 600 } : { x: 'max-content' }}
     />
   );
 }
 
-function PlainForm() {
+/** `dialog`: the form in an antd Modal as wide as our record dialog, as our form is measured. */
+function PlainForm({ dialog }: { dialog: boolean }) {
   const n = window.benchFields ?? 60;
   const schema: RJSFSchema = {
     type: 'object',
     properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i + 1}`, { type: 'string', title: `字段 ${i + 1}` }])),
   };
   const [data, setData] = useState<Record<string, unknown>>({});
-  return <Form schema={schema} formData={data} validator={validator} onChange={(e) => setData(e.formData as Record<string, unknown>)} />;
+  const form = <Form schema={schema} formData={data} validator={validator} onChange={(e) => setData(e.formData as Record<string, unknown>)} />;
+  return dialog ? (
+    <Modal open title="新增" width={1000} footer={null}>
+      {form}
+    </Modal>
+  ) : (
+    form
+  );
 }
 
 /** A bare text input: what a keystroke costs with nothing but the browser behind it. */
@@ -73,5 +110,5 @@ function BareInput() {
 
 const view = new URLSearchParams(location.search).get('view');
 createRoot(document.getElementById('root')!).render(
-  view === 'form' ? <PlainForm /> : view === 'input' ? <BareInput /> : <PlainTable virtual={view === 'virtual'} />,
+  view === 'form' || view === 'dialog' ? <PlainForm dialog={view === 'dialog'} /> : view === 'input' ? <BareInput /> : <PlainTable view={(view ?? 'columns') as TableView} />,
 );
