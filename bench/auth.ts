@@ -1,6 +1,6 @@
 import { startServer, DEMO_PASSWORD } from '../tests/support/server';
 import { tokenFor } from '../tests/support/client';
-import { latency, load, ms, ratio, type Bench } from './measure';
+import { latency, load, msSpread, ratio, type Bench } from './measure';
 
 /** Sign-in throughput (argon2id bound) and the cost of an authenticated call against a bare endpoint. */
 export const authBench: Bench = {
@@ -25,8 +25,8 @@ export const authBench: Bench = {
         ['login requests/s (4 connections)', `${signIn.requestsPerSecond.toFixed(1)} (non-2xx ${signIn.non2xx})`],
         ['GET /healthz (bare) requests/s', bareLoad.requestsPerSecond.toFixed(0)],
         ['GET /api/user/me requests/s', `${meLoad.requestsPerSecond.toFixed(0)} (non-2xx ${meLoad.non2xx})`],
-        ['GET /healthz (bare) p50 / p95', `${ms(bare.p50)} / ${ms(bare.p95)}`],
-        ['GET /api/user/me p50 / p95', `${ms(me.p50)} / ${ms(me.p95)}`],
+        ['GET /healthz (bare) p50 / p95', msSpread(bare)],
+        ['GET /api/user/me p50 / p95', msSpread(me)],
         ['ratio me / bare p50 / p95', `${ratio(me.p50, bare.p50)} / ${ratio(me.p95, bare.p95)}`],
       ];
     } finally {

@@ -8,7 +8,7 @@ import { prepare } from '../src/server/startup';
 import { api, tokenFor } from '../tests/support/client';
 import { DEMO_PASSWORD } from '../tests/support/server';
 import { deployXml, modelXml } from '../tests/support/workflow';
-import { ms, percentile, type Bench } from './measure';
+import { ms, msSpread, spread, type Bench } from './measure';
 import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
 
 /**
@@ -91,12 +91,11 @@ async function engineBench(databaseUrl: string | undefined): Promise<[string, st
     const startMs = await concurrently(SAMPLES, CLIENTS, async (i) => void timed.push(await start(client, `T${i}`)));
     const latencies: number[] = [];
     for (const instance of timed) latencies.push(await completeToNext(client, instance));
-    latencies.sort((a, b) => a - b);
     const [running] = await db.query<{ n: number }>(`select count(*)::int as n from process_instance where status = 'running'`);
     return [
       [`seeding ${RUNNING.toLocaleString()} instances, ${CLIENTS} clients (${db.kind})`, `${ms(seeded)} (${((RUNNING / seeded) * 1000).toFixed(0)} /s)`],
       [`instances started per second, ${running?.n.toLocaleString()} running (${db.kind})`, `${((SAMPLES / startMs) * 1000).toFixed(1)} /s`],
-      [`complete → next task listed p50 / p95 (${db.kind})`, `${ms(percentile(latencies, 50))} / ${ms(percentile(latencies, 95))}`],
+      [`complete → next task listed p50 / p95 (${db.kind})`, msSpread(spread(latencies))],
     ];
   } finally {
     await app.close();

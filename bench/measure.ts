@@ -24,6 +24,20 @@ export async function load(options: autocannon.Options): Promise<LoadResult> {
 
 export const ms = (n: number) => `${n.toFixed(2)} ms`;
 
+export interface Spread {
+  p50: number;
+  p95: number;
+}
+
+/** The p50 and p95 of samples in any order. */
+export function spread(samples: number[]): Spread {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
+}
+
+/** A spread as the bench prints it: "p50 / p95". */
+export const msSpread = (s: Spread) => `${ms(s.p50)} / ${ms(s.p95)}`;
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
@@ -34,7 +48,7 @@ export function percentile(sorted: number[], p: number): number {
  * Latency with sub-millisecond precision: `count` requests one after another over a keep-alive
  * connection, timed with performance.now(), after a warm-up. Exact p50 / p95 of those samples.
  */
-export async function latency(url: string, headers: Record<string, string> = {}, count = 600): Promise<{ p50: number; p95: number }> {
+export async function latency(url: string, headers: Record<string, string> = {}, count = 600): Promise<Spread> {
   const samples: number[] = [];
   for (let i = 0; i < count + 50; i++) {
     const start = performance.now();
@@ -42,8 +56,7 @@ export async function latency(url: string, headers: Record<string, string> = {},
     await res.arrayBuffer();
     if (i >= 50) samples.push(performance.now() - start);
   }
-  samples.sort((a, b) => a - b);
-  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+  return spread(samples);
 }
 
 export const ratio = (a: number, b: number) => `${(a / b).toFixed(2)}x`;

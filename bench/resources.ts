@@ -9,7 +9,7 @@ import { PushHub } from '../src/server/push/hub';
 import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';
 import { tokenFor } from '../tests/support/client';
-import { latency, ms, ratio, type Bench } from './measure';
+import { latency, ms, msSpread, ratio, type Bench, type Spread } from './measure';
 
 const PGLITE_RECORDS = Number(process.env.BENCH_RECORDS) || 100_000;
 const POSTGRES_RECORDS = Number(process.env.BENCH_PG_RECORDS) || 1_000_000;
@@ -87,13 +87,13 @@ async function listBench(records: number, databaseUrl: string | undefined): Prom
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const auth = { authorization: `Bearer ${await tokenFor(url, 'admin', DEMO_PASSWORD)}` };
     const bare = await latency(`${url}/healthz`, {}, 300);
-    const figures = (l: { p50: number; p95: number }) => `${ms(l.p50)} / ${ms(l.p95)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
+    const figures = (l: Spread) => `${msSpread(l)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
     const equals = await latency(`${url}/api/resources/specimenType?category=blood&sort=code,desc&page=3&size=50`, auth, 100);
     const contains = await latency(`${url}/api/resources/specimenType?name=${encodeURIComponent('血清1')}&sort=code,asc&size=50`, auth, 50);
     const plain = await latency(`${url}/api/resources/specimenType?page=2&size=50`, auth, 100);
     return [
       [`seeding ${records.toLocaleString()} (${db.kind})`, ms(seeded)],
-      ['GET /healthz (bare) p50 / p95', `${ms(bare.p50)} / ${ms(bare.p95)}`],
+      ['GET /healthz (bare) p50 / p95', msSpread(bare)],
       ['list: equals filter + sort desc, page 3', figures(equals)],
       ['list: contains filter + sort', figures(contains)],
       ['list: default sort, page 2', figures(plain)],

@@ -9,7 +9,7 @@ import { launchBrowser } from '../tests/support/browser';
 import { api, tokenFor } from '../tests/support/client';
 import { signIn } from '../tests/support/shell';
 import setupBuild from '../tests/support/build-app';
-import { ms, ratio, percentile, type Bench, benchContext } from './measure';
+import { ms, msSpread, ratio, spread, type Bench, benchContext } from './measure';
 
 const ROWS = 500;
 const COLUMNS = 12;
@@ -65,8 +65,6 @@ async function routeComparators(context: BrowserContext, dir: string) {
   });
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
-
 /**
  * Our ScreenPage: from the list answer's arrival (resource timing) to the frame after its rows are
  * on screen, starting from an empty table each run.
@@ -102,7 +100,7 @@ async function renderScreenPage(page: Page): Promise<number> {
     await query.click();
     samples.push(await measured);
   }
-  return median(samples);
+  return spread(samples).p50;
 }
 
 /**
@@ -132,7 +130,7 @@ async function renderPlainTable(page: Page, url: string, rows: Record<string, un
     });
     samples.push(Number(await (await page.waitForFunction(() => window.benchRendered, undefined, { timeout: 60_000 })).jsonValue()));
   }
-  return median(samples);
+  return spread(samples).p50;
 }
 
 /** Per keystroke in the first field (#root_f1): from the key event to the frame after the page answered it, once nothing animates. */
@@ -182,11 +180,7 @@ async function keystrokeRounds(app: Page, comparators: Page, url: string) {
       samples[view].push(...(await keystrokes(comparators)));
     }
   }
-  const summary = (xs: number[]) => {
-    const sorted = [...xs].sort((a, b) => a - b);
-    return { p50: percentile(sorted, 50), p95: percentile(sorted, 95) };
-  };
-  return { ours: summary(samples.ours), dialog: summary(samples.dialog), form: summary(samples.form), input: summary(samples.input) };
+  return { ours: spread(samples.ours), dialog: spread(samples.dialog), form: spread(samples.form), input: spread(samples.input) };
 }
 
 export const screenBench: Bench = {
@@ -225,11 +219,11 @@ export const screenBench: Bench = {
         ['  ScreenPage / plain antd Table (goal ≤ 0.15x)', ratio(ours, plain)],
         [`plain antd Table, the ${COLUMNS} columns alone, median of ${RUNS}`, `${ms(columnsOnly)} (ScreenPage ${ratio(ours, columnsOnly)} of it)`],
         [`antd Table with virtual rows, same page, median of ${RUNS} (antd's floor)`, `${ms(virtual)} (${ratio(virtual, plain)} of plain)`],
-        [`RecordDialog ${FIELDS} fields, keystroke p50 / p95 (goal ≤ 16 ms)`, `${ms(keys.ours.p50)} / ${ms(keys.ours.p95)}`],
-        [`default @rjsf antd form ${FIELDS} fields in an antd Modal, keystroke p50 / p95`, `${ms(keys.dialog.p50)} / ${ms(keys.dialog.p95)}`],
+        [`RecordDialog ${FIELDS} fields, keystroke p50 / p95 (goal ≤ 16 ms)`, msSpread(keys.ours)],
+        [`default @rjsf antd form ${FIELDS} fields in an antd Modal, keystroke p50 / p95`, msSpread(keys.dialog)],
         ['  RecordDialog / default @rjsf (goal ≤ 0.3x)', `${ratio(keys.ours.p50, keys.dialog.p50)} / ${ratio(keys.ours.p95, keys.dialog.p95)}`],
-        [`default @rjsf antd form ${FIELDS} fields alone on a page, keystroke p50 / p95`, `${ms(keys.form.p50)} / ${ms(keys.form.p95)} (RecordDialog ${ratio(keys.ours.p50, keys.form.p50)} of p50)`],
-        ['bare <input>, keystroke p50 / p95 (the frame itself)', `${ms(keys.input.p50)} / ${ms(keys.input.p95)}`],
+        [`default @rjsf antd form ${FIELDS} fields alone on a page, keystroke p50 / p95`, `${msSpread(keys.form)} (RecordDialog ${ratio(keys.ours.p50, keys.form.p50)} of p50)`],
+        ['bare <input>, keystroke p50 / p95 (the frame itself)', msSpread(keys.input)],
       ];
     } finally {
       await browser.close();

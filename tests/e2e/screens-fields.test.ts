@@ -433,17 +433,15 @@ describe('a large page of a narrow screen', () => {
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/basic/narrowList');
     // Virtual rows are not table rows (<div class="ant-table-row">).
     await page.locator('.screen-page .ant-table-row').filter({ hasText: 'N-3' }).waitFor();
-    const widths = () =>
-      page.locator('.screen-page[data-screen="narrow-list"] .ant-table').evaluate((table) => {
-        const cells = [...table.querySelectorAll('.ant-table-thead th')].map((th) => th.getBoundingClientRect());
-        const body = table.querySelector('.ant-table-tbody-virtual-holder, .ant-table-body') as HTMLElement;
-        return {
-          table: table.getBoundingClientRect().width,
-          cells: cells.map((c) => Math.round(c.width)),
-          sideways: body.scrollWidth > body.clientWidth + 1,
-        };
-      });
-    const { table, cells, sideways } = await widths();
+    const { table, cells, sideways } = await page.locator('.screen-page[data-screen="narrow-list"] .ant-table').evaluate((table) => {
+      const cells = [...table.querySelectorAll('.ant-table-thead th')].map((th) => th.getBoundingClientRect());
+      const body = table.querySelector('.ant-table-tbody-virtual-holder, .ant-table-body') as HTMLElement;
+      return {
+        table: table.getBoundingClientRect().width,
+        cells: cells.map((c) => Math.round(c.width)),
+        sideways: body.scrollWidth > body.clientWidth + 1,
+      };
+    });
     const [selection, code, name, actions] = cells as [number, number, number, number];
     expect(selection).toBeLessThanOrEqual(60);
     expect(actions).toBeLessThanOrEqual(200);
