@@ -14,7 +14,14 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['src/server/**/*.ts', 'tests/**/*.ts', 'bench/**/*.ts', 'codegen/**/*.ts', 'scripts/**/*.mjs', '.ci/**/*.mjs'],
+    files: [
+      'src/server/**/*.ts',
+      'tests/**/*.ts',
+      'bench/**/*.ts',
+      'codegen/**/*.ts',
+      'scripts/**/*.mjs',
+      '.ci/**/*.mjs',
+    ],
     languageOptions: { globals: globals.node },
   },
   {

@@ -8,7 +8,12 @@ export const authBench: Bench = {
   async run() {
     const server = await startServer({ LOG_LEVEL: 'error' });
     try {
-      const form = new URLSearchParams({ grant_type: 'password', scope: 'all', username: 'admin', password: DEMO_PASSWORD });
+      const form = new URLSearchParams({
+        grant_type: 'password',
+        scope: 'all',
+        username: 'admin',
+        password: DEMO_PASSWORD,
+      });
       const signIn = await load({
         url: `${server.url}/oauth/token?client_id=laboratory`,
         method: 'POST',

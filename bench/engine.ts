@@ -58,25 +58,34 @@ async function concurrently(count: number, clients: number, job: (i: number) => 
 }
 
 async function start(client: Client, businessKey: string): Promise<string> {
-  const res = await client.post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey: KEY, businessKey, variables: { barcode: businessKey } });
+  const res = await client.post<{ processInstanceId: string }>('/api/workflow/process/start', {
+    modelKey: KEY,
+    businessKey,
+    variables: { barcode: businessKey },
+  });
   if (res.status !== 200) throw new Error(`start failed: ${res.body.resultMessage}`);
   return res.body.resultObject.processInstanceId;
 }
 
 /** Complete the instance's open task, then ask for its next one: what a user waits for between two steps. */
 async function completeToNext(client: Client, instance: string): Promise<number> {
-  const [task] = (await client.get<{ id: string }[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body.resultObject;
+  const [task] = (await client.get<{ id: string }[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body
+    .resultObject;
   const t0 = performance.now();
   const done = await client.post(`/api/workflow/task/${task!.id}/complete`, {});
   if (done.status !== 200) throw new Error(`complete failed: ${done.body.resultMessage}`);
-  const [next] = (await client.get<{ id: string }[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body.resultObject;
+  const [next] = (await client.get<{ id: string }[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body
+    .resultObject;
   if (!next) throw new Error('no next task');
   return performance.now() - t0;
 }
 
 async function engineBench(databaseUrl: string | undefined): Promise<[string, string][]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-engine-'));
-  const config = { ...readConfig({ LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl, PORT: '0' }), logLevel: 'error' };
+  const config = {
+    ...readConfig({ LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl, PORT: '0' }),
+    logLevel: 'error',
+  };
   const { db, screens } = await prepare(config);
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
   const app = await buildApp({ db, config, now: () => new Date(), screens, push });
@@ -86,15 +95,27 @@ async function engineBench(databaseUrl: string | undefined): Promise<[string, st
     const client = api(url, token);
     await deployXml(url, token, client, KEY, MODEL, 1);
 
-    const seeded = await concurrently(RUNNING, CLIENTS, async (i) => void (await start(client, `S${String(i).padStart(6, '0')}`)));
+    const seeded = await concurrently(
+      RUNNING,
+      CLIENTS,
+      async (i) => void (await start(client, `S${String(i).padStart(6, '0')}`)),
+    );
     const timed: string[] = [];
     const startMs = await concurrently(SAMPLES, CLIENTS, async (i) => void timed.push(await start(client, `T${i}`)));
     const latencies: number[] = [];
     for (const instance of timed) latencies.push(await completeToNext(client, instance));
-    const [running] = await db.query<{ n: number }>(`select count(*)::int as n from process_instance where status = 'running'`);
+    const [running] = await db.query<{ n: number }>(
+      `select count(*)::int as n from process_instance where status = 'running'`,
+    );
     return [
-      [`seeding ${RUNNING.toLocaleString()} instances, ${CLIENTS} clients (${db.kind})`, `${ms(seeded)} (${((RUNNING / seeded) * 1000).toFixed(0)} /s)`],
-      [`instances started per second, ${running?.n.toLocaleString()} running (${db.kind})`, `${((SAMPLES / startMs) * 1000).toFixed(1)} /s`],
+      [
+        `seeding ${RUNNING.toLocaleString()} instances, ${CLIENTS} clients (${db.kind})`,
+        `${ms(seeded)} (${((RUNNING / seeded) * 1000).toFixed(0)} /s)`,
+      ],
+      [
+        `instances started per second, ${running?.n.toLocaleString()} running (${db.kind})`,
+        `${((SAMPLES / startMs) * 1000).toFixed(1)} /s`,
+      ],
       [`complete → next task listed p50 / p95 (${db.kind})`, msSpread(spread(latencies))],
     ];
   } finally {
@@ -109,7 +130,8 @@ export const engineBenchmark: Bench = {
   title: `Workflow engine with ${RUNNING.toLocaleString()} running instances (PGlite; PostgreSQL when it answers)`,
   async run() {
     const rows = await engineBench(undefined);
-    if (!(await answers(POSTGRES_ADMIN_URL))) return [...rows, ['PostgreSQL', `not answering at ${new URL(POSTGRES_ADMIN_URL).host}: skipped`]];
+    if (!(await answers(POSTGRES_ADMIN_URL)))
+      return [...rows, ['PostgreSQL', `not answering at ${new URL(POSTGRES_ADMIN_URL).host}: skipped`]];
     const scratch = await scratchDatabase(POSTGRES_ADMIN_URL);
     try {
       return [...rows, ...(await engineBench(scratch.url))];

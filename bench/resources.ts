@@ -14,7 +14,8 @@ import { latency, ms, msSpread, ratio, type Bench, type Spread } from './measure
 const PGLITE_RECORDS = Number(process.env.BENCH_RECORDS) || 100_000;
 const POSTGRES_RECORDS = Number(process.env.BENCH_PG_RECORDS) || 1_000_000;
 /** The PostgreSQL server whose scratch database the bench uses, when it answers. */
-export const POSTGRES_ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+export const POSTGRES_ADMIN_URL =
+  process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
 
 export function answers(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
@@ -88,8 +89,16 @@ async function listBench(records: number, databaseUrl: string | undefined): Prom
     const auth = { authorization: `Bearer ${await tokenFor(url, 'admin', DEMO_PASSWORD)}` };
     const bare = await latency(`${url}/healthz`, {}, 300);
     const figures = (l: Spread) => `${msSpread(l)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
-    const equals = await latency(`${url}/api/resources/specimenType?category=blood&sort=code,desc&page=3&size=50`, auth, 100);
-    const contains = await latency(`${url}/api/resources/specimenType?name=${encodeURIComponent('血清1')}&sort=code,asc&size=50`, auth, 50);
+    const equals = await latency(
+      `${url}/api/resources/specimenType?category=blood&sort=code,desc&page=3&size=50`,
+      auth,
+      100,
+    );
+    const contains = await latency(
+      `${url}/api/resources/specimenType?name=${encodeURIComponent('血清1')}&sort=code,asc&size=50`,
+      auth,
+      50,
+    );
     const plain = await latency(`${url}/api/resources/specimenType?page=2&size=50`, auth, 100);
     return [
       [`seeding ${records.toLocaleString()} (${db.kind})`, ms(seeded)],
@@ -110,7 +119,8 @@ export const resourceBench: Bench = {
   title: `Generic resource list, 50 rows (PGlite ${PGLITE_RECORDS.toLocaleString()}; PostgreSQL ${POSTGRES_RECORDS.toLocaleString()} when it answers)`,
   async run() {
     const rows = await listBench(PGLITE_RECORDS, undefined);
-    if (!(await answers(POSTGRES_ADMIN_URL))) return [...rows, ['PostgreSQL', `not answering at ${new URL(POSTGRES_ADMIN_URL).host}: skipped`]];
+    if (!(await answers(POSTGRES_ADMIN_URL)))
+      return [...rows, ['PostgreSQL', `not answering at ${new URL(POSTGRES_ADMIN_URL).host}: skipped`]];
     const scratch = await scratchDatabase(POSTGRES_ADMIN_URL);
     try {
       return [...rows, ...(await listBench(POSTGRES_RECORDS, scratch.url))];

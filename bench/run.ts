@@ -10,7 +10,14 @@ import { workflowBench } from './workflow';
 import { screenBench } from './screens';
 import { engineBenchmark } from './engine';
 
-const benches = { auth: authBench, web: webBench, screens: screenBench, resources: resourceBench, workflow: workflowBench, engine: engineBenchmark };
+const benches = {
+  auth: authBench,
+  web: webBench,
+  screens: screenBench,
+  resources: resourceBench,
+  workflow: workflowBench,
+  engine: engineBenchmark,
+};
 
 async function main() {
   const chosen = process.argv.slice(2).filter((k): k is keyof typeof benches => k in benches);

@@ -40,7 +40,10 @@ const gridScreen = {
   dialog: { width: 1000, columns: 3 },
 };
 
-const rowOf = (n: number) => Object.fromEntries(Array.from({ length: COLUMNS }, (_, i) => [`f${i + 1}`, `R${String(n).padStart(4, '0')}-${i + 1} 标本`]));
+const rowOf = (n: number) =>
+  Object.fromEntries(
+    Array.from({ length: COLUMNS }, (_, i) => [`f${i + 1}`, `R${String(n).padStart(4, '0')}-${i + 1} 标本`]),
+  );
 
 /** The plain antd Table and default @rjsf form of bench/pages, built for production into a scratch folder. */
 async function buildComparators(): Promise<string> {
@@ -89,7 +92,9 @@ async function renderScreenPage(page: Page): Promise<number> {
             observer.disconnect();
             requestAnimationFrame(() =>
               setTimeout(() => {
-                const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) => e.name.includes('/api/resources/benchGrid'));
+                const list = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((e) =>
+                  e.name.includes('/api/resources/benchGrid'),
+                );
                 resolve(performance.now() - list[list.length - 1]!.responseEnd);
               }, 0),
             );
@@ -107,7 +112,12 @@ async function renderScreenPage(page: Page): Promise<number> {
  * A plain antd Table of bench/pages: from handing it the rows to the frame after they are on screen,
  * emptied and filled again in one page, so that, like ours, every run but the first is warm.
  */
-async function renderPlainTable(page: Page, url: string, rows: Record<string, unknown>[], view: 'columns' | 'page' | 'virtual'): Promise<number> {
+async function renderPlainTable(
+  page: Page,
+  url: string,
+  rows: Record<string, unknown>[],
+  view: 'columns' | 'page' | 'virtual',
+): Promise<number> {
   await page.goto(`${url}/bench-pages/index.html?view=${view}`);
   await page.waitForFunction(() => typeof window.showRows === 'function');
   await page.evaluate(
@@ -128,7 +138,11 @@ async function renderPlainTable(page: Page, url: string, rows: Record<string, un
       window.benchRendered = undefined;
       window.showRows!();
     });
-    samples.push(Number(await (await page.waitForFunction(() => window.benchRendered, undefined, { timeout: 60_000 })).jsonValue()));
+    samples.push(
+      Number(
+        await (await page.waitForFunction(() => window.benchRendered, undefined, { timeout: 60_000 })).jsonValue(),
+      ),
+    );
   }
   return spread(samples).p50;
 }
@@ -143,7 +157,8 @@ async function keystrokes(page: Page): Promise<number[]> {
     if (!w.keyLatency)
       document.addEventListener(
         'keydown',
-        (event) => requestAnimationFrame(() => setTimeout(() => w.keyLatency!.push(performance.now() - event.timeStamp), 0)),
+        (event) =>
+          requestAnimationFrame(() => setTimeout(() => w.keyLatency!.push(performance.now() - event.timeStamp), 0)),
         true,
       );
     w.keyLatency = [];
@@ -153,7 +168,10 @@ async function keystrokes(page: Page): Promise<number[]> {
   // a keystroke during antd's open animation (zoom, ~0.3 s) measures the animation, not the form.
   await page.waitForFunction(() => document.getAnimations().length === 0);
   await page.keyboard.type(TYPED, { delay: 60 });
-  await page.waitForFunction((n) => (window as unknown as { keyLatency: number[] }).keyLatency.length >= n, TYPED.length);
+  await page.waitForFunction(
+    (n) => (window as unknown as { keyLatency: number[] }).keyLatency.length >= n,
+    TYPED.length,
+  );
   return page.evaluate(() => (window as unknown as { keyLatency: number[] }).keyLatency);
 }
 
@@ -180,7 +198,12 @@ async function keystrokeRounds(app: Page, comparators: Page, url: string) {
       samples[view].push(...(await keystrokes(comparators)));
     }
   }
-  return { ours: spread(samples.ours), dialog: spread(samples.dialog), form: spread(samples.form), input: spread(samples.input) };
+  return {
+    ours: spread(samples.ours),
+    dialog: spread(samples.dialog),
+    form: spread(samples.form),
+    input: spread(samples.input),
+  };
 }
 
 export const screenBench: Bench = {
@@ -197,7 +220,8 @@ export const screenBench: Bench = {
     try {
       const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
       const rows = Array.from({ length: ROWS }, (_, i) => rowOf(i + 1));
-      for (let i = 0; i < rows.length; i += 10) await Promise.all(rows.slice(i, i + 10).map((row) => admin.post('/api/resources/benchGrid', row)));
+      for (let i = 0; i < rows.length; i += 10)
+        await Promise.all(rows.slice(i, i + 10).map((row) => admin.post('/api/resources/benchGrid', row)));
 
       const context = await benchContext(browser, { viewport: { width: 1600, height: 900 } });
       const page = await context.newPage();
@@ -217,12 +241,24 @@ export const screenBench: Bench = {
         [`ScreenPage ${ROWS}×${COLUMNS} render, median of ${RUNS} (goal ≤ 150 ms)`, ms(ours)],
         [`plain antd Table, same page (selection, ${COLUMNS} columns, row actions), median of ${RUNS}`, ms(plain)],
         ['  ScreenPage / plain antd Table (goal ≤ 0.15x)', ratio(ours, plain)],
-        [`plain antd Table, the ${COLUMNS} columns alone, median of ${RUNS}`, `${ms(columnsOnly)} (ScreenPage ${ratio(ours, columnsOnly)} of it)`],
-        [`antd Table with virtual rows, same page, median of ${RUNS} (antd's floor)`, `${ms(virtual)} (${ratio(virtual, plain)} of plain)`],
+        [
+          `plain antd Table, the ${COLUMNS} columns alone, median of ${RUNS}`,
+          `${ms(columnsOnly)} (ScreenPage ${ratio(ours, columnsOnly)} of it)`,
+        ],
+        [
+          `antd Table with virtual rows, same page, median of ${RUNS} (antd's floor)`,
+          `${ms(virtual)} (${ratio(virtual, plain)} of plain)`,
+        ],
         [`RecordDialog ${FIELDS} fields, keystroke p50 / p95 (goal ≤ 16 ms)`, msSpread(keys.ours)],
         [`default @rjsf antd form ${FIELDS} fields in an antd Modal, keystroke p50 / p95`, msSpread(keys.dialog)],
-        ['  RecordDialog / default @rjsf (goal ≤ 0.3x)', `${ratio(keys.ours.p50, keys.dialog.p50)} / ${ratio(keys.ours.p95, keys.dialog.p95)}`],
-        [`default @rjsf antd form ${FIELDS} fields alone on a page, keystroke p50 / p95`, `${msSpread(keys.form)} (RecordDialog ${ratio(keys.ours.p50, keys.form.p50)} of p50)`],
+        [
+          '  RecordDialog / default @rjsf (goal ≤ 0.3x)',
+          `${ratio(keys.ours.p50, keys.dialog.p50)} / ${ratio(keys.ours.p95, keys.dialog.p95)}`,
+        ],
+        [
+          `default @rjsf antd form ${FIELDS} fields alone on a page, keystroke p50 / p95`,
+          `${msSpread(keys.form)} (RecordDialog ${ratio(keys.ours.p50, keys.form.p50)} of p50)`,
+        ],
         ['bare <input>, keystroke p50 / p95 (the frame itself)', msSpread(keys.input)],
       ];
     } finally {

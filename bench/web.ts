@@ -39,7 +39,8 @@ export const webBench: Bench = {
         const page = await context.newPage();
         const scripts = recordScripts(page);
         await page.goto(`${server.url}/login`, { waitUntil: 'networkidle' });
-        if (run === 0) rows.push(['login route JS (gzip; goal ≤ 200 KB)', `${gzippedKb(scripts)} in ${scripts.size} files`]);
+        if (run === 0)
+          rows.push(['login route JS (gzip; goal ≤ 200 KB)', `${gzippedKb(scripts)} in ${scripts.size} files`]);
         await page.getByPlaceholder('用户名').fill('admin');
         await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
         const start = performance.now();

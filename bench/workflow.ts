@@ -66,11 +66,7 @@ function serve(root: string): Promise<{ url: string; server: Server }> {
     try {
       const body = readFileSync(file);
       res.writeHead(200, {
-        'content-type': file.endsWith('.js')
-          ? 'text/javascript'
-          : file.endsWith('.css')
-            ? 'text/css'
-            : 'text/html',
+        'content-type': file.endsWith('.js') ? 'text/javascript' : file.endsWith('.css') ? 'text/css' : 'text/html',
       });
       res.end(body);
     } catch {
@@ -145,14 +141,15 @@ export const workflowBench: Bench = {
       return [
         [
           'bpmn-js in login + shell + dashboard JS',
-          shell.bpmn.length === 0
-            ? `absent (${shell.files} files checked)`
-            : `PRESENT in ${shell.bpmn.join(', ')}`,
+          shell.bpmn.length === 0 ? `absent (${shell.files} files checked)` : `PRESENT in ${shell.bpmn.join(', ')}`,
         ],
         [`import ${elements} elements: bare bpmn-js Modeler (median)`, ms(t.bare)],
         [`import ${elements} elements: our designer modeler (median)`, ms(t.ours)],
         ['ratio ours / bare (goal ≤ 1.1×)', ratio(t.ours, t.bare)],
-        [`then the live check (bpmnlint + lab rules) of the ${elements} elements`, `${ms(lint.ms)} (${lint.issues} issues)`],
+        [
+          `then the live check (bpmnlint + lab rules) of the ${elements} elements`,
+          `${ms(lint.ms)} (${lint.issues} issues)`,
+        ],
       ];
     } finally {
       await browser.close();

@@ -28,7 +28,11 @@ const sources = Math.max(newest(path.join(root, 'src/web')), newest(path.join(ro
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Building the browser app…');
   // Whatever NODE_ENV the shell has, the app served is React's production bundle.
-  execFileSync(npm, ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+  execFileSync(npm, ['run', 'build', '--silent'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, stdio: 'inherit' });

@@ -49,7 +49,13 @@ function PlainTable({ view }: { view: TableView }) {
   useEffect(() => {
     afterPaint(() => (window.benchRendered = rows.length > 0 ? performance.now() - start : 0));
   }, [rows, start]);
-  const columns: TableColumnsType<Record<string, unknown>> = (window.benchColumns ?? []).map((key) => ({ key, dataIndex: key, title: key, width: 140, sorter: true }));
+  const columns: TableColumnsType<Record<string, unknown>> = (window.benchColumns ?? []).map((key) => ({
+    key,
+    dataIndex: key,
+    title: key,
+    width: 140,
+    sorter: true,
+  }));
   const page = view !== 'columns';
   if (page)
     columns.push({
@@ -89,10 +95,19 @@ function PlainForm({ dialog }: { dialog: boolean }) {
   const n = window.benchFields ?? 60;
   const schema: RJSFSchema = {
     type: 'object',
-    properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i + 1}`, { type: 'string', title: `字段 ${i + 1}` }])),
+    properties: Object.fromEntries(
+      Array.from({ length: n }, (_, i) => [`f${i + 1}`, { type: 'string', title: `字段 ${i + 1}` }]),
+    ),
   };
   const [data, setData] = useState<Record<string, unknown>>({});
-  const form = <Form schema={schema} formData={data} validator={validator} onChange={(e) => setData(e.formData as Record<string, unknown>)} />;
+  const form = (
+    <Form
+      schema={schema}
+      formData={data}
+      validator={validator}
+      onChange={(e) => setData(e.formData as Record<string, unknown>)}
+    />
+  );
   return dialog ? (
     <Modal open title="新增" width={1000} footer={null}>
       {form}
@@ -110,5 +125,11 @@ function BareInput() {
 
 const view = new URLSearchParams(location.search).get('view');
 createRoot(document.getElementById('root')!).render(
-  view === 'form' || view === 'dialog' ? <PlainForm dialog={view === 'dialog'} /> : view === 'input' ? <BareInput /> : <PlainTable view={(view ?? 'columns') as TableView} />,
+  view === 'form' || view === 'dialog' ? (
+    <PlainForm dialog={view === 'dialog'} />
+  ) : view === 'input' ? (
+    <BareInput />
+  ) : (
+    <PlainTable view={(view ?? 'columns') as TableView} />
+  ),
 );

@@ -40,7 +40,12 @@ export async function buildApp(appContext: AppContext): Promise<FastifyInstance>
       level: ctx.config.logLevel,
       // Some spec calls carry a password in the query (spec 7.2 confirmReceive): never into the log.
       serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, url: withoutSecrets(req.url), host: req.host, remoteAddress: req.ip }),
+        req: (req: FastifyRequest) => ({
+          method: req.method,
+          url: withoutSecrets(req.url),
+          host: req.host,
+          remoteAddress: req.ip,
+        }),
       },
     },
     trustProxy: true,
@@ -58,8 +63,13 @@ export async function buildApp(appContext: AppContext): Promise<FastifyInstance>
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.status, t(error.key, request.locale, error.vars));
-    if (error instanceof InvalidRecord) return sendError(reply, 400, error.message, { resultObject: { errors: error.errors } });
-    const { statusCode: status, validation, message } = error as { statusCode?: number; validation?: unknown; message?: string };
+    if (error instanceof InvalidRecord)
+      return sendError(reply, 400, error.message, { resultObject: { errors: error.errors } });
+    const {
+      statusCode: status,
+      validation,
+      message,
+    } = error as { statusCode?: number; validation?: unknown; message?: string };
     if (validation) return sendError(reply, 400, `${t('common.invalid', request.locale)}: ${message}`);
     if (status && status >= 400 && status < 500) return sendError(reply, status, message ?? '');
     request.log.error(error);

@@ -19,7 +19,9 @@ async function main() {
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`;
   console.log(`\nLIMS is ready at ${url}  (database: ${where})`);
   if (config.seedDemo) {
-    console.log(`Demo logins (password ${process.env.LIMS_DEMO_PASSWORD ? 'from LIMS_DEMO_PASSWORD' : config.demoPassword}):`);
+    console.log(
+      `Demo logins (password ${process.env.LIMS_DEMO_PASSWORD ? 'from LIMS_DEMO_PASSWORD' : config.demoPassword}):`,
+    );
     for (const u of DEMO_USERS) console.log(`  ${u.account.padEnd(10)} ${u.role.padEnd(6)} org ${u.orgId}  ${u.name}`);
   }
 
@@ -30,7 +32,11 @@ async function main() {
       // Tasks brought back in line mean the database was changed behind the server: worth a warning.
       const level = repaired + failed.length > 0 ? 'warn' : 'info';
       app.log[level]({ checked, repaired, failed: failed.length }, 'workflow: running process instances recovered');
-      for (const f of failed) app.log.error({ instance: f.id, reason: f.reason }, 'workflow: a running process instance could not be recovered');
+      for (const f of failed)
+        app.log.error(
+          { instance: f.id, reason: f.reason },
+          'workflow: a running process instance could not be recovered',
+        );
     },
     (error: unknown) => app.log.error({ err: error }, 'workflow: the recovery of running process instances stopped'),
   );

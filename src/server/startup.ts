@@ -26,10 +26,13 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
   });
 
   const screens = new ScreenRegistry(config.schemaDir);
-  screens.on('problem', (p: { file: string; path: string; message: string }) => log(`screen schema ${p.file} at ${p.path}: ${p.message}`));
+  screens.on('problem', (p: { file: string; path: string; message: string }) =>
+    log(`screen schema ${p.file} at ${p.path}: ${p.message}`),
+  );
   screens.reload();
   // Demo rows go through the screens' own validation, so the screens are read first.
-  if (config.seedDemo) await seedDemo(db, routes, config.demoPassword, { schemaDir: config.schemaDir, screens: screens.list() });
+  if (config.seedDemo)
+    await seedDemo(db, routes, config.demoPassword, { schemaDir: config.schemaDir, screens: screens.list() });
   // One at a time: PostgreSQL refuses two "create index if not exists" of one name running together.
   const indexAll = async () => {
     for (const screen of screens.list()) await ensureIndexes(db, screen).catch((e: unknown) => log(String(e)));

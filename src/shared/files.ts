@@ -4,8 +4,7 @@
  */
 export const MAX_FILE_BYTES = 512 * 1024;
 
-const startsWith = (bytes: Uint8Array, signature: number[], at = 0) =>
-  signature.every((b, i) => bytes[at + i] === b);
+const startsWith = (bytes: Uint8Array, signature: number[], at = 0) => signature.every((b, i) => bytes[at + i] === b);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 /** Image types a picture may be, each told by its first bytes. */

@@ -58,7 +58,8 @@ describe('sign-in (POST /oauth/token)', () => {
 
   it('locks the account after five wrong passwords until an administrator unlocks it', async () => {
     const answers: string[] = [];
-    for (let i = 0; i < 5; i++) answers.push(String((await login(server.url, 'lab3admin', 'Bad@pass1')).body.error_description));
+    for (let i = 0; i < 5; i++)
+      answers.push(String((await login(server.url, 'lab3admin', 'Bad@pass1')).body.error_description));
     expect(answers[0]).toBe('用户名或密码错误，再错4次账号将被锁定');
     expect(answers[4]).toBe('账号已被锁定，请联系管理员解锁');
 

@@ -39,7 +39,14 @@ function yyMMdd(d = new Date()) {
 
 describe('custom barcode rules (spec 2.2 barcode management)', () => {
   it('issues numbers of prefix + date + fixed-width sequence, continuing where the last call stopped', async () => {
-    const { id } = await rule({ code: 'T-A', name: 'T 试管', prefix: 'T', datePart: 'yyMMdd', sequenceWidth: 4, resetPeriod: 'daily' });
+    const { id } = await rule({
+      code: 'T-A',
+      name: 'T 试管',
+      prefix: 'T',
+      datePart: 'yyMMdd',
+      sequenceWidth: 4,
+      resetPeriod: 'daily',
+    });
     const first = await issue(admin, id, 3);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     const day = yyMMdd();
@@ -52,19 +59,38 @@ describe('custom barcode rules (spec 2.2 barcode management)', () => {
   });
 
   it('gives parallel callers distinct numbers with no gaps', async () => {
-    const { id } = await rule({ code: 'T-B', name: 'T 并发', prefix: 'P', datePart: 'none', sequenceWidth: 5, resetPeriod: 'never' });
+    const { id } = await rule({
+      code: 'T-B',
+      name: 'T 并发',
+      prefix: 'P',
+      datePart: 'none',
+      sequenceWidth: 5,
+      resetPeriod: 'never',
+    });
     const results = await Promise.all(Array.from({ length: 8 }, () => issue(admin, id, 2)));
     const numbers = results.flatMap((r) => r.body.resultObject.barcodes).sort();
     expect(numbers).toEqual(Array.from({ length: 16 }, (_, i) => `P${String(i + 1).padStart(5, '0')}`));
   });
 
   it('refuses a rule whose numbers would repeat, a used-up sequence and a bad count, changing nothing', async () => {
-    const repeating = await rule({ code: 'T-C', name: 'T 重复', datePart: 'yyMM', sequenceWidth: 4, resetPeriod: 'daily' });
+    const repeating = await rule({
+      code: 'T-C',
+      name: 'T 重复',
+      datePart: 'yyMM',
+      sequenceWidth: 4,
+      resetPeriod: 'daily',
+    });
     const refused = await issue(admin, repeating.id);
     expect(refused.status).toBe(400);
     expect(refused.body.resultMessage).toBe('日期部分不包含重置周期，重置后条码会重复，请修改规则');
 
-    const small = await rule({ code: 'T-D', name: 'T 三位', datePart: 'yyyyMMdd', sequenceWidth: 3, resetPeriod: 'daily' });
+    const small = await rule({
+      code: 'T-D',
+      name: 'T 三位',
+      datePart: 'yyyyMMdd',
+      sequenceWidth: 3,
+      resetPeriod: 'daily',
+    });
     expect((await issue(admin, small.id, 999)).status).toBe(200);
     const full = await issueEn(small.id);
     expect(full.status).toBe(400);
@@ -75,8 +101,12 @@ describe('custom barcode rules (spec 2.2 barcode management)', () => {
   });
 
   it('keeps every issued range in the operation log, and needs a signed-in user', async () => {
-    const log = await admin.get<{ records: { action: string; userAccount: string }[] }>('/api/log/getLogList?resource=barcodeRule');
-    expect(log.body.resultObject.records.filter((r) => r.action === 'barcodeIssue').map((r) => r.userAccount)).toContain('editor');
+    const log = await admin.get<{ records: { action: string; userAccount: string }[] }>(
+      '/api/log/getLogList?resource=barcodeRule',
+    );
+    expect(
+      log.body.resultObject.records.filter((r) => r.action === 'barcodeIssue').map((r) => r.userAccount),
+    ).toContain('editor');
     expect((await api(server.url).post('/api/barcodes/rules/1/issue', {})).status).toBe(401);
   });
 });

@@ -57,11 +57,7 @@ async function sheet(rows: unknown[][]): Promise<Buffer> {
   return Buffer.from(await wb.xlsx.writeBuffer());
 }
 
-const upload = async (
-  body: Buffer | FormData,
-  query = '',
-  as = token,
-): Promise<{ status: number; body: Answer }> => {
+const upload = async (body: Buffer | FormData, query = '', as = token): Promise<{ status: number; body: Answer }> => {
   const res = await fetch(`${server.url}/api/data/input/upLoadItemExcel${query}`, {
     method: 'POST',
     headers: {
@@ -82,8 +78,8 @@ const mappings = async (code: string) =>
     )
   ).body.resultObject.records;
 const batches = async () =>
-  (await admin.get<{ records: Batch[] }>('/api/resources/dataImport?kind=dictionary&size=100')).body
-    .resultObject.records;
+  (await admin.get<{ records: Batch[] }>('/api/resources/dataImport?kind=dictionary&size=100')).body.resultObject
+    .records;
 
 describe("data input: a sheet of a hospital's codes (upLoadItemExcel)", () => {
   it('refuses a sheet with bad rows, naming each row, and imports none of it', async () => {
@@ -134,9 +130,7 @@ describe("data input: a sheet of a hospital's codes (upLoadItemExcel)", () => {
     });
     expect(batch!.batchNo).toMatch(/^IMP\d{8}\d{3}$/);
     expect(res.body.resultObject.batchNos).toEqual([batch!.batchNo]);
-    const log = await admin.get<{ records: { action: string }[] }>(
-      '/api/log/getLogList?resource=importDictionary',
-    );
+    const log = await admin.get<{ records: { action: string }[] }>('/api/log/getLogList?resource=importDictionary');
     expect(log.body.resultObject.records.filter((r) => r.action === 'import').length).toBe(3);
   });
 
@@ -194,9 +188,7 @@ describe("data input: a list of a hospital's codes (imporItem)", () => {
       ],
     });
     expect(res.status).toBe(400);
-    expect(res.body.resultObject.errors.map((e) => e.message)).toEqual([
-      expect.stringMatching(/^第2行：.*对照类型/),
-    ]);
+    expect(res.body.resultObject.errors.map((e) => e.message)).toEqual([expect.stringMatching(/^第2行：.*对照类型/)]);
     expect(await mappings('TSTE')).toEqual([]);
     expect((await admin.post('/api/data/input/imporItem', { items: 'TSTE01' })).status).toBe(400);
     expect((await admin.post('/api/data/input/imporItem', [])).body.resultMessage).toBe('没有可导入的数据');

@@ -15,17 +15,22 @@ interface DemoFile {
 
 const schemaDir = path.resolve(import.meta.dirname, '../../schemas');
 const LAB_ORGS = [1, 2, 3, 4];
-const screenOf = (id: string) => JSON.parse(readFileSync(path.join(schemaDir, 'screens', `${id}.json`), 'utf8')) as ScreenSchema;
+const screenOf = (id: string) =>
+  JSON.parse(readFileSync(path.join(schemaDir, 'screens', `${id}.json`), 'utf8')) as ScreenSchema;
 const demos = readdirSync(path.join(schemaDir, 'demo'))
   .filter((f) => f.endsWith('.json'))
-  .map((f) => ({ id: f.replace(/\.json$/, ''), demo: JSON.parse(readFileSync(path.join(schemaDir, 'demo', f), 'utf8')) as DemoFile }));
+  .map((f) => ({
+    id: f.replace(/\.json$/, ''),
+    demo: JSON.parse(readFileSync(path.join(schemaDir, 'demo', f), 'utf8')) as DemoFile,
+  }));
 /** The administrator who signs in for each organisation. */
 const adminOf = (orgId: number) => DEMO_USERS.find((u) => u.orgId === orgId && u.role === 'admin')!.account;
 
 let server: TestServer;
 const clients = new Map<number, ReturnType<typeof api>>();
 async function as(orgId: number) {
-  if (!clients.has(orgId)) clients.set(orgId, api(server.url, await tokenFor(server.url, adminOf(orgId), DEMO_PASSWORD)));
+  if (!clients.has(orgId))
+    clients.set(orgId, api(server.url, await tokenFor(server.url, adminOf(orgId), DEMO_PASSWORD)));
   return clients.get(orgId)!;
 }
 async function list(orgId: number, resource: string) {
@@ -50,18 +55,22 @@ describe('demo rows of the screens (schemas/demo)', () => {
       for (const orgId of orgs) {
         const { records } = await list(orgId, demo.resource);
         if (!key) {
-          if (records.length < demo.records.length) missing.push(`${id} org ${orgId}: ${records.length} of ${demo.records.length} rows`);
+          if (records.length < demo.records.length)
+            missing.push(`${id} org ${orgId}: ${records.length} of ${demo.records.length} rows`);
           continue;
         }
         const shown = new Set(records.map((r) => String(r[key])));
-        for (const r of demo.records) if (!shown.has(String(r[key]))) missing.push(`${id} org ${orgId}: ${String(r[key])}`);
+        for (const r of demo.records)
+          if (!shown.has(String(r[key]))) missing.push(`${id} org ${orgId}: ${String(r[key])}`);
       }
     }
     expect(missing).toEqual([]);
   });
 
   it('resolves a reference written as a title to the record of the same organisation', async () => {
-    const file = demos.find(({ id }) => screenOf(id).fields.some((f) => f.type === 'reference' && !f.reference?.multiple));
+    const file = demos.find(({ id }) =>
+      screenOf(id).fields.some((f) => f.type === 'reference' && !f.reference?.multiple),
+    );
     expect(file, 'a demo file with a reference field').toBeDefined();
     const screen = screenOf(file!.id);
     const field = screen.fields.find((f) => f.type === 'reference' && !f.reference?.multiple)!;
@@ -87,9 +96,13 @@ describe('demo rows of the screens (schemas/demo)', () => {
 
 describe('listing demo rows', () => {
   it('sorts by a field keyed "sort" without taking the sort parameter for a filter', async () => {
-    const withSort = demos.find(({ id, demo }) => screenOf(id).fields.some((f) => f.key === 'sort') && (!demo.orgIds || demo.orgIds.includes(1)));
+    const withSort = demos.find(
+      ({ id, demo }) => screenOf(id).fields.some((f) => f.key === 'sort') && (!demo.orgIds || demo.orgIds.includes(1)),
+    );
     expect(withSort, 'a demo screen with a field keyed sort').toBeDefined();
-    const res = await (await as(1)).get<{ total: number }>(`/api/resources/${withSort!.demo.resource}?sort=sort,asc&page=1&size=10`);
+    const res = await (
+      await as(1)
+    ).get<{ total: number }>(`/api/resources/${withSort!.demo.resource}?sort=sort,asc&page=1&size=10`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.resultObject.total).toBeGreaterThan(0);
   });

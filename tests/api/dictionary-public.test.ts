@@ -70,14 +70,13 @@ describe('business dictionaries of the demo', () => {
     ).body.resultObject.records.filter((r) => !r.name.startsWith('测试'));
     expect(base.length).toBeGreaterThan(0);
     for (const account of ['admin', 'lab2admin', 'lab3admin']) {
-      const rows = (await (await as(account)).get<{ records: Row[] }>(`${screen}?size=100`)).body.resultObject
-        .records;
+      const rows = (await (await as(account)).get<{ records: Row[] }>(`${screen}?size=100`)).body.resultObject.records;
       expect(rows.map((r) => [r.name, r.syncFlag, r.details.length]).sort(), account).toEqual(
         base.map((r) => [r.name, 1, r.details.length]).sort(),
       );
     }
-    const only = (await (await as('onlyadmin')).get<{ records: Row[] }>(`${screen}?size=100`)).body
-      .resultObject.records;
+    const only = (await (await as('onlyadmin')).get<{ records: Row[] }>(`${screen}?size=100`)).body.resultObject
+      .records;
     expect(only.length).toBe(base.length);
     expect(only.every((r) => r.syncFlag === 0)).toBe(true);
   });
@@ -86,9 +85,7 @@ describe('business dictionaries of the demo', () => {
     const admin = await as('admin');
     const names = encodeURIComponent('分页,查询时间范围');
     const found = (
-      await admin.get<{ records: Dictionary[]; total: number }>(
-        `/api/dictionary/getDiationary?names=${names}`,
-      )
+      await admin.get<{ records: Dictionary[]; total: number }>(`/api/dictionary/getDiationary?names=${names}`)
     ).body.resultObject;
     expect(found.records.map((d) => d.name).sort()).toEqual(['分页', '查询时间范围'].sort());
     expect(found.records.find((d) => d.name === '分页')!.details.map((d) => d.value)).toEqual([
@@ -122,29 +119,24 @@ describe('business dictionaries as public data (syncDictionary / issueDictionary
     const log = await group.get<{
       records: { resource: string; action: string; after: { orgId: number } }[];
     }>('/api/log/getLogList?resource=dictionary');
-    expect(log.body.resultObject.records.some((r) => r.action === 'publicData' && r.after.orgId === 2)).toBe(
-      true,
-    );
+    expect(log.body.resultObject.records.some((r) => r.action === 'publicData' && r.after.orgId === 2)).toBe(true);
   });
 
   it('refuses, naming the lab and the name, a dictionary the lab already keeps under that name, and copies nothing', async () => {
     const lab3 = await as('lab3admin');
-    expect(
-      (await lab3.post(screen, { name: '测试自建字典', details: [{ label: '甲', value: 'A' }] })).status,
-    ).toBe(200);
-    const group = await as('baseadmin');
-    const clash = (
-      await group.post<Row>(screen, { name: '测试自建字典', details: [{ label: '乙', value: 'B' }] })
-    ).body.resultObject;
-    const res = await group.post(
-      `/api/dictionary/issueDictionary?ids=${clash.id},${sources[1]!.id}&orgIds=3`,
+    expect((await lab3.post(screen, { name: '测试自建字典', details: [{ label: '甲', value: 'A' }] })).status).toBe(
+      200,
     );
+    const group = await as('baseadmin');
+    const clash = (await group.post<Row>(screen, { name: '测试自建字典', details: [{ label: '乙', value: 'B' }] })).body
+      .resultObject;
+    const res = await group.post(`/api/dictionary/issueDictionary?ids=${clash.id},${sources[1]!.id}&orgIds=3`);
     expect(res.status).toBe(400);
     expect(res.body.resultMessage).toContain('华康宁波分实验室');
     expect(res.body.resultMessage).toContain('测试自建字典');
-    expect(
-      (await testRows('lab3admin')).map((r) => [r.name, r.syncFlag, r.details.map((d) => d.label)]),
-    ).toEqual([['测试自建字典', 0, ['甲']]]);
+    expect((await testRows('lab3admin')).map((r) => [r.name, r.syncFlag, r.details.map((d) => d.label)])).toEqual([
+      ['测试自建字典', 0, ['甲']],
+    ]);
     expect((await group.delete(`${screen}/${clash.id}`)).status).toBe(200);
   });
 
@@ -200,9 +192,7 @@ describe('business dictionaries as public data (syncDictionary / issueDictionary
     expect(after.details.map((d) => d.label)).toEqual(['已接收', '已拒收', '已退回']);
     // The screen's own edit flags the copies too (the main lab holds one since it synchronised).
     const current = (await group.get<Row>(`${screen}/${source.id}`)).body.resultObject;
-    expect(
-      (await group.put(`${screen}/${source.id}`, { ...current, description: '标本流转状态' })).status,
-    ).toBe(200);
+    expect((await group.put(`${screen}/${source.id}`, { ...current, description: '标本流转状态' })).status).toBe(200);
     expect((await testRows('admin')).find((r) => r.name === '测试标本状态')!.syncFlag).toBe(2);
   });
 
@@ -214,9 +204,7 @@ describe('business dictionaries as public data (syncDictionary / issueDictionary
     const editor = await as('editor');
     expect((await editor.post('/api/dictionary/syncDictionary')).status).toBe(403);
     const lab2 = await as('lab2admin');
-    expect((await lab2.post(`/api/dictionary/issueDictionary?ids=${sources[0]!.id}&orgIds=3`)).status).toBe(
-      403,
-    );
+    expect((await lab2.post(`/api/dictionary/issueDictionary?ids=${sources[0]!.id}&orgIds=3`)).status).toBe(403);
     expect((await testRows('lab3admin')).map((r) => r.name)).not.toContain('测试标本状态');
   });
 });

@@ -51,8 +51,11 @@ describe('page-entry information', () => {
 
   it('tells the lab type of each kind of organisation as 0/1 flags', async () => {
     const type = async (account: string) =>
-      (await api(server.url, await tokenFor(server.url, account, DEMO_PASSWORD)).get('/api/organization/getUserLabType')).body
-        .resultObject;
+      (
+        await api(server.url, await tokenFor(server.url, account, DEMO_PASSWORD)).get(
+          '/api/organization/getUserLabType',
+        )
+      ).body.resultObject;
     expect(await type('admin')).toEqual({ isOnlyLab: 0, isMainLab: 1 });
     expect(await type('lab2admin')).toEqual({ isOnlyLab: 0, isMainLab: 0 });
     expect(await type('onlyadmin')).toEqual({ isOnlyLab: 1, isMainLab: 0 });
@@ -94,7 +97,8 @@ describe('authorisation', () => {
 
 describe('users', () => {
   it('creates an account that must change its password at first sign-in', async () => {
-    const roles = (await admin.get<{ id: number; code: string }[]>('/api/user/getRoleByOrgId?orgId=1')).body.resultObject;
+    const roles = (await admin.get<{ id: number; code: string }[]>('/api/user/getRoleByOrgId?orgId=1')).body
+      .resultObject;
     const editorRole = roles.find((r) => r.code === 'editor')!;
     const created = await admin.post<User>('/api/user', {
       userAccount: ' zhangsan ',
@@ -104,7 +108,12 @@ describe('users', () => {
       roleIds: [editorRole.id],
     });
     expect(created.status).toBe(200);
-    expect(created.body.resultObject).toMatchObject({ userAccount: 'zhangsan', orgId: 1, passwordFlag: 1, roles: ['editor'] });
+    expect(created.body.resultObject).toMatchObject({
+      userAccount: 'zhangsan',
+      orgId: 1,
+      passwordFlag: 1,
+      roles: ['editor'],
+    });
     const signIn = await login(server.url, 'zhangsan', 'Start@2026');
     expect((signIn.body.principal as { passwordFlag: number }).passwordFlag).toBe(1);
 
@@ -114,7 +123,12 @@ describe('users', () => {
   });
 
   it('refuses a bad phone number and a weak password, creating nothing', async () => {
-    const phone = await admin.post('/api/user', { userAccount: 'lisi', userName: '李四', phone: '12345678901', password: 'Start@2026' });
+    const phone = await admin.post('/api/user', {
+      userAccount: 'lisi',
+      userName: '李四',
+      phone: '12345678901',
+      password: 'Start@2026',
+    });
     expect(phone.status).toBe(400);
     expect(phone.body.resultMessage).toBe('请输入正确的手机号码');
     const weak = await admin.post('/api/user', { userAccount: 'lisi', userName: '李四', password: 'short' });
@@ -154,7 +168,10 @@ describe('users', () => {
     expect(created.body.resultObject).toMatchObject({ orgId: 3, roles: ['admin'], passwordFlag: 1 });
     const admins = (await base.get<User[]>('/api/user/getAdmin?orgId=3')).body.resultObject;
     expect(admins.map((u) => u.userAccount).sort()).toEqual(['lab3admin', 'nbadmin2']);
-    const updated = await base.post<{ userName: string }>('/api/user/updateAdmin', { id: created.body.resultObject.id, userName: '宁波管理员乙' });
+    const updated = await base.post<{ userName: string }>('/api/user/updateAdmin', {
+      id: created.body.resultObject.id,
+      userName: '宁波管理员乙',
+    });
     expect(updated.body.resultObject.userName).toBe('宁波管理员乙');
     const lab2 = api(server.url, await tokenFor(server.url, 'onlyadmin', DEMO_PASSWORD));
     expect((await lab2.get('/api/user/getAdmin?orgId=3')).status).toBe(403);
@@ -181,12 +198,22 @@ describe('organisations', () => {
     });
     expect(lab.status).toBe(200);
     expect(lab.body.resultObject.id).toBeGreaterThanOrEqual(100);
-    const sub = await admin.post('/api/organization', { name: '华康绍兴分实验室', code: 'HK-SX', parentId: 1, labType: 'sub' });
+    const sub = await admin.post('/api/organization', {
+      name: '华康绍兴分实验室',
+      code: 'HK-SX',
+      parentId: 1,
+      labType: 'sub',
+    });
     expect(sub.status).toBe(200);
     const dup = await admin.post('/api/organization', { name: '重复', code: 'HK-SX', parentId: 1, labType: 'sub' });
     expect(dup.status).toBe(409);
     expect(dup.body.resultMessage).toBe('机构编码已存在');
-    const stranger = await admin.post('/api/organization', { name: '越权', code: 'HK-X', parentId: 0, labType: 'main' });
+    const stranger = await admin.post('/api/organization', {
+      name: '越权',
+      code: 'HK-X',
+      parentId: 0,
+      labType: 'main',
+    });
     expect(stranger.status).toBe(403);
     const all = (await admin.get<{ id: number }[]>('/api/organization/all')).body.resultObject.map((o) => o.id);
     expect(all).toEqual(expect.arrayContaining([1, 2, 3]));

@@ -13,7 +13,12 @@ async function signIn(): Promise<string> {
     method: 'POST',
     url: '/oauth/token?client_id=laboratory',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ grant_type: 'password', scope: 'all', username: 'admin', password: DEMO_PASSWORD }).toString(),
+    payload: new URLSearchParams({
+      grant_type: 'password',
+      scope: 'all',
+      username: 'admin',
+      password: DEMO_PASSWORD,
+    }).toString(),
   });
   return res.json().access_token as string;
 }
@@ -62,7 +67,9 @@ describe('migrations', () => {
 describe('secrets at rest', () => {
   it('keeps passwords as argon2id hashes and sign-ins only as hashes of their tokens', async () => {
     const token = await signIn();
-    const [user] = await lims.db.query<{ hash: string }>("select password_hash as hash from app_user where user_account = 'admin'");
+    const [user] = await lims.db.query<{ hash: string }>(
+      "select password_hash as hash from app_user where user_account = 'admin'",
+    );
     expect(user!.hash).toMatch(/^\$argon2id\$/);
     expect(user!.hash).not.toContain(DEMO_PASSWORD);
     const stored = await lims.db.query<{ tokenHash: string }>('select token_hash as "tokenHash" from session_token');

@@ -34,7 +34,8 @@ async function create(resource: string, body: Record<string, unknown>): Promise<
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.resultObject;
 }
-const fieldMessages = (body: { resultObject: Invalid }) => Object.fromEntries(body.resultObject.errors.map((e) => [e.field, e.message]));
+const fieldMessages = (body: { resultObject: Invalid }) =>
+  Object.fromEntries(body.resultObject.errors.map((e) => [e.field, e.message]));
 
 describe('lab screen files', () => {
   const screens = readdirSync(path.join(schemaDir, 'screens'))
@@ -49,12 +50,15 @@ describe('lab screen files', () => {
     expect(problems.body.resultObject.filter((p) => mine.has(p.file))).toEqual([]);
   });
 
-  it('every demo row passes its screen\'s validation once references are resolved by title', () => {
+  it("every demo row passes its screen's validation once references are resolved by title", () => {
     const byResource = new Map(screens.map((s) => [s.resource.name, s]));
     const demos = new Map<string, Record<string, unknown>[]>();
     for (const s of screens) {
       try {
-        const file = JSON.parse(readFileSync(path.join(schemaDir, 'demo', `${s.id}.json`), 'utf8')) as { resource: string; records: Record<string, unknown>[] };
+        const file = JSON.parse(readFileSync(path.join(schemaDir, 'demo', `${s.id}.json`), 'utf8')) as {
+          resource: string;
+          records: Record<string, unknown>[];
+        };
         expect(file.resource).toBe(s.resource.name);
         demos.set(file.resource, file.records);
       } catch (error) {
@@ -84,39 +88,135 @@ describe('lab screen files', () => {
 
 describe('lab screen rules through the API', () => {
   it('refuses a negative price and an agreed price above the list price', async () => {
-    const negative = await admin.post<Invalid>('/api/resources/itemPrice', { itemCode: 'T-GLU', itemName: '葡萄糖', priceType: 'standard', standardPrice: 5, settlementPrice: -1, effectiveFrom: '2030-01-01' });
+    const negative = await admin.post<Invalid>('/api/resources/itemPrice', {
+      itemCode: 'T-GLU',
+      itemName: '葡萄糖',
+      priceType: 'standard',
+      standardPrice: 5,
+      settlementPrice: -1,
+      effectiveFrom: '2030-01-01',
+    });
     expect(negative.status).toBe(400);
     expect(fieldMessages(negative.body)).toEqual({ settlementPrice: '结算价(元)不能小于0' });
-    const above = await adminEn.post<Invalid>('/api/resources/itemPrice', { itemCode: 'T-GLU', itemName: '葡萄糖', priceType: 'agreement', standardPrice: 5, settlementPrice: 6, effectiveFrom: '2030-01-01' });
+    const above = await adminEn.post<Invalid>('/api/resources/itemPrice', {
+      itemCode: 'T-GLU',
+      itemName: '葡萄糖',
+      priceType: 'agreement',
+      standardPrice: 5,
+      settlementPrice: 6,
+      effectiveFrom: '2030-01-01',
+    });
     expect(fieldMessages(above.body)).toEqual({ settlementPrice: 'An agreed price cannot exceed the list price' });
   });
 
   it('refuses a QC plan without its material, or with one that does not exist, with the shared messages', async () => {
-    const missing = await admin.post<Invalid>('/api/resources/qcPlan', { name: 'T 计划', instrument: 'AU5800-1', frequency: 'daily', startDate: '2030-01-01' });
-    expect(fieldMessages(missing.body)).toMatchObject({ material: '质控品不能为空', ruleCombination: '规则组合不能为空' });
-    const dangling = await admin.post<Invalid>('/api/resources/qcPlan', { name: 'T 计划', material: 999999, ruleCombination: 999998, instrument: 'AU5800-1', frequency: 'daily', startDate: '2030-01-01' });
+    const missing = await admin.post<Invalid>('/api/resources/qcPlan', {
+      name: 'T 计划',
+      instrument: 'AU5800-1',
+      frequency: 'daily',
+      startDate: '2030-01-01',
+    });
+    expect(fieldMessages(missing.body)).toMatchObject({
+      material: '质控品不能为空',
+      ruleCombination: '规则组合不能为空',
+    });
+    const dangling = await admin.post<Invalid>('/api/resources/qcPlan', {
+      name: 'T 计划',
+      material: 999999,
+      ruleCombination: 999998,
+      instrument: 'AU5800-1',
+      frequency: 'daily',
+      startDate: '2030-01-01',
+    });
     expect(dangling.status).toBe(400);
-    expect(fieldMessages(dangling.body)).toEqual({ material: '质控品引用的数据不存在', ruleCombination: '规则组合引用的数据不存在' });
+    expect(fieldMessages(dangling.body)).toEqual({
+      material: '质控品引用的数据不存在',
+      ruleCombination: '规则组合引用的数据不存在',
+    });
   });
 
   it('checks the parameters of a QC rule: a limit for limit rules, at most 12 consecutive values', async () => {
     const category = await create('qcRuleCategory', { code: 'T-SJ', name: 'T 随机误差', errorType: 'random' });
-    const bad = await adminEn.post<Invalid>('/api/resources/qcRule', { code: 'T1-3s', name: 'T 1-3s', category: category.id, ruleType: 'beyond', count: 13, severity: 'reject' });
-    expect(fieldMessages(bad.body)).toEqual({ sdLimit: 'Limit (SD) is required', count: 'Count must not be greater than 12' });
+    const bad = await adminEn.post<Invalid>('/api/resources/qcRule', {
+      code: 'T1-3s',
+      name: 'T 1-3s',
+      category: category.id,
+      ruleType: 'beyond',
+      count: 13,
+      severity: 'reject',
+    });
+    expect(fieldMessages(bad.body)).toEqual({
+      sdLimit: 'Limit (SD) is required',
+      count: 'Count must not be greater than 12',
+    });
   });
 
   it('evaluates QC results with the Westgard rules of the plan: 1-2s warns, then 2-2s rejects', async () => {
     const category = await create('qcRuleCategory', { code: 'T-XT', name: 'T 系统误差', errorType: 'systematic' });
     const rules = [
-      await create('qcRule', { code: 'T1-2s', name: 'T 1-2s', category: category.id, ruleType: 'beyond', sdLimit: 2, count: 1, acrossRuns: false, severity: 'warning' }),
-      await create('qcRule', { code: 'T1-3s', name: 'T 1-3s', category: category.id, ruleType: 'beyond', sdLimit: 3, count: 1, acrossRuns: false, severity: 'reject' }),
-      await create('qcRule', { code: 'T2-2s', name: 'T 2-2s', category: category.id, ruleType: 'consecutiveBeyond', sdLimit: 2, count: 2, acrossRuns: true, severity: 'reject' }),
+      await create('qcRule', {
+        code: 'T1-2s',
+        name: 'T 1-2s',
+        category: category.id,
+        ruleType: 'beyond',
+        sdLimit: 2,
+        count: 1,
+        acrossRuns: false,
+        severity: 'warning',
+      }),
+      await create('qcRule', {
+        code: 'T1-3s',
+        name: 'T 1-3s',
+        category: category.id,
+        ruleType: 'beyond',
+        sdLimit: 3,
+        count: 1,
+        acrossRuns: false,
+        severity: 'reject',
+      }),
+      await create('qcRule', {
+        code: 'T2-2s',
+        name: 'T 2-2s',
+        category: category.id,
+        ruleType: 'consecutiveBeyond',
+        sdLimit: 2,
+        count: 2,
+        acrossRuns: true,
+        severity: 'reject',
+      }),
     ];
-    const combination = await create('qcRuleCombination', { code: 'T-WG', name: 'T Westgard', rules: rules.map((r) => r.id), levels: 1 });
-    const material = await create('qcMaterial', { name: 'T GLU 水平1', lotNo: 'T1', itemCode: 'GLU', level: 'L1', targetMean: 5.2, targetSd: 0.12, receivedDate: '2030-01-01', expiryDate: '2031-01-01' });
-    const plan = await create('qcPlan', { name: 'T AU5800 GLU 水平1', material: material.id, ruleCombination: combination.id, instrument: 'AU5800-T', frequency: 'daily', startDate: '2030-01-01' });
+    const combination = await create('qcRuleCombination', {
+      code: 'T-WG',
+      name: 'T Westgard',
+      rules: rules.map((r) => r.id),
+      levels: 1,
+    });
+    const material = await create('qcMaterial', {
+      name: 'T GLU 水平1',
+      lotNo: 'T1',
+      itemCode: 'GLU',
+      level: 'L1',
+      targetMean: 5.2,
+      targetSd: 0.12,
+      receivedDate: '2030-01-01',
+      expiryDate: '2031-01-01',
+    });
+    const plan = await create('qcPlan', {
+      name: 'T AU5800 GLU 水平1',
+      material: material.id,
+      ruleCombination: combination.id,
+      instrument: 'AU5800-T',
+      frequency: 'daily',
+      startDate: '2030-01-01',
+    });
     const run = async (day: string, value: number) => {
-      const result = await create('qcResult', { plan: plan.id, runAt: `2030-01-${day} 08:00:00`, runNo: `203001${day}-1`, value, operator: '何静' });
+      const result = await create('qcResult', {
+        plan: plan.id,
+        runAt: `2030-01-${day} 08:00:00`,
+        runNo: `203001${day}-1`,
+        value,
+        operator: '何静',
+      });
       const res = await admin.post<Rec>(`/api/qc/results/${result.id}/evaluate`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       return res.body.resultObject;
@@ -137,11 +237,27 @@ describe('lab screen rules through the API', () => {
   });
 
   it('audits a settlement in two steps and refuses the same person for both', async () => {
-    const hospital = await create('agentHospital', { code: 'T-YY1', name: 'T 测试医院', salesman: (await create('salesman', { code: 'T-YW1', name: 'T 业务员', phone: '13800000001' })).id });
-    const statement = await create('reconciliation', { statementNo: 'T-DZ-1', hospital: hospital.id, periodFrom: '2030-01-01', periodTo: '2030-01-31', sampleCount: 10, grossAmount: 500, payableAmount: 450 });
+    const hospital = await create('agentHospital', {
+      code: 'T-YY1',
+      name: 'T 测试医院',
+      salesman: (await create('salesman', { code: 'T-YW1', name: 'T 业务员', phone: '13800000001' })).id,
+    });
+    const statement = await create('reconciliation', {
+      statementNo: 'T-DZ-1',
+      hospital: hospital.id,
+      periodFrom: '2030-01-01',
+      periodTo: '2030-01-31',
+      sampleCount: 10,
+      grossAmount: 500,
+      payableAmount: 450,
+    });
     const audit = await create('settlementAudit', { auditNo: 'T-SH-1', statement: statement.id, amount: 450 });
     const first = await admin.post<Rec>(`/api/finance/settlementAudit/${audit.id}/approve`, { opinion: '核对一致' });
-    expect(first.body.resultObject).toMatchObject({ status: 'finalPending', firstAuditor: 'admin', opinion: '核对一致' });
+    expect(first.body.resultObject).toMatchObject({
+      status: 'finalPending',
+      firstAuditor: 'admin',
+      opinion: '核对一致',
+    });
     const again = await admin.post<Invalid>(`/api/finance/settlementAudit/${audit.id}/approve`);
     expect(again.status).toBe(400);
     expect(again.body.resultMessage).toBe('终审人不能与初审人为同一人');
@@ -149,19 +265,70 @@ describe('lab screen rules through the API', () => {
   });
 
   it('interprets a susceptibility result with the current breakpoint and keeps its version', async () => {
-    const meropenem = await create('antibiotic', { code: 'T-MEM', name: 'T 美罗培南', englishName: 'Meropenem', antibioticClass: 'carbapenem' });
-    const kpn = await create('bacterialSpecies', { code: 'T-kpn', name: 'T 肺炎克雷伯菌', latinName: 'Klebsiella pneumoniae', gram: 'negative', organismGroup: 'enterobacterales' });
-    await create('breakpoint', { guideline: 'CLSI', tableVersion: 'T CLSI 2020', organismGroup: 'enterobacterales', antibiotic: meropenem.id, method: 'mic', micS: 1, micR: 4, current: false });
-    await create('breakpoint', { guideline: 'CLSI', tableVersion: 'T CLSI 2024', organismGroup: 'enterobacterales', antibiotic: meropenem.id, method: 'mic', micS: 1, micR: 4, current: true });
-    const result = await create('susceptibilityResult', { barcode: 'T2601170102', species: kpn.id, antibiotic: meropenem.id, method: 'mic', mic: 8, testedBy: '吴晓东', testedAt: '2030-01-01 16:00:00' });
+    const meropenem = await create('antibiotic', {
+      code: 'T-MEM',
+      name: 'T 美罗培南',
+      englishName: 'Meropenem',
+      antibioticClass: 'carbapenem',
+    });
+    const kpn = await create('bacterialSpecies', {
+      code: 'T-kpn',
+      name: 'T 肺炎克雷伯菌',
+      latinName: 'Klebsiella pneumoniae',
+      gram: 'negative',
+      organismGroup: 'enterobacterales',
+    });
+    await create('breakpoint', {
+      guideline: 'CLSI',
+      tableVersion: 'T CLSI 2020',
+      organismGroup: 'enterobacterales',
+      antibiotic: meropenem.id,
+      method: 'mic',
+      micS: 1,
+      micR: 4,
+      current: false,
+    });
+    await create('breakpoint', {
+      guideline: 'CLSI',
+      tableVersion: 'T CLSI 2024',
+      organismGroup: 'enterobacterales',
+      antibiotic: meropenem.id,
+      method: 'mic',
+      micS: 1,
+      micR: 4,
+      current: true,
+    });
+    const result = await create('susceptibilityResult', {
+      barcode: 'T2601170102',
+      species: kpn.id,
+      antibiotic: meropenem.id,
+      method: 'mic',
+      mic: 8,
+      testedBy: '吴晓东',
+      testedAt: '2030-01-01 16:00:00',
+    });
     const res = await admin.post<Rec>(`/api/microbiology/susceptibility/${result.id}/interpret`);
     expect(res.body.resultObject).toMatchObject({ interpretation: 'R', breakpointVersion: 'T CLSI 2024' });
   });
 
   it('counts reports per professional group and their in-lab turnaround for a period', async () => {
-    const hospital = await create('agentHospital', { code: 'T-YY2', name: 'T 统计医院', salesman: (await create('salesman', { code: 'T-YW2', name: 'T 业务员2', phone: '13800000002' })).id });
+    const hospital = await create('agentHospital', {
+      code: 'T-YY2',
+      name: 'T 统计医院',
+      salesman: (await create('salesman', { code: 'T-YW2', name: 'T 业务员2', phone: '13800000002' })).id,
+    });
     const report = (no: string, group: string, received: string, reported: string) =>
-      create('reportRecord', { reportNo: no, barcode: no, patientName: '患者', hospital: hospital.id, itemNames: '血常规', professionalGroup: group, receivedAt: received, reportedAt: reported, reviewer: '孙磊' });
+      create('reportRecord', {
+        reportNo: no,
+        barcode: no,
+        patientName: '患者',
+        hospital: hospital.id,
+        itemNames: '血常规',
+        professionalGroup: group,
+        receivedAt: received,
+        reportedAt: reported,
+        reviewer: '孙磊',
+      });
     await report('T-BG1', '临检组', '2030-02-01 08:00:00', '2030-02-01 09:00:00');
     await report('T-BG2', '临检组', '2030-02-01 08:00:00', '2030-02-01 11:00:00');
     await report('T-BG3', '生化组', '2030-02-02 08:00:00', '2030-02-02 10:00:00');

@@ -13,8 +13,14 @@ describe('change password (spec 2.5, 5)', () => {
     [{ password: '', newPassword: 'New@2026pw', confirmPassword: 'New@2026pw' }, '请输入原密码'],
     [{ password: 'x'.repeat(20), newPassword: 'New@2026pw', confirmPassword: 'New@2026pw' }, '输入长度需小于20'],
     [{ password: DEMO_PASSWORD, newPassword: '', confirmPassword: '' }, '请输入密码'],
-    [{ password: DEMO_PASSWORD, newPassword: 'abcdefgh', confirmPassword: 'abcdefgh' }, '密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位'],
-    [{ password: DEMO_PASSWORD, newPassword: 'Abc@1234567890xy', confirmPassword: 'Abc@1234567890xy' }, '密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位'],
+    [
+      { password: DEMO_PASSWORD, newPassword: 'abcdefgh', confirmPassword: 'abcdefgh' },
+      '密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位',
+    ],
+    [
+      { password: DEMO_PASSWORD, newPassword: 'Abc@1234567890xy', confirmPassword: 'Abc@1234567890xy' },
+      '密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位',
+    ],
     [{ password: DEMO_PASSWORD, newPassword: 'New@2026pw', confirmPassword: '' }, '请再次输入密码'],
     [{ password: DEMO_PASSWORD, newPassword: 'New@2026pw', confirmPassword: 'New@2026px' }, '两次输入密码不一致!'],
     [{ password: 'Wrong@2026', newPassword: 'New@2026pw', confirmPassword: 'New@2026pw' }, '原密码错误'],
@@ -66,9 +72,13 @@ describe('change password (spec 2.5, 5)', () => {
     expect((again.body.principal as { passwordFlag: number }).passwordFlag).toBe(0);
   });
 
-  it('accepts the handover screens\' query-string form of the call', async () => {
+  it("accepts the handover screens' query-string form of the call", async () => {
     const token = await tokenFor(server.url, 'lab2admin', DEMO_PASSWORD);
-    const query = new URLSearchParams({ password: DEMO_PASSWORD, newPassword: 'Hand@2026', confirmPassword: 'Hand@2026' });
+    const query = new URLSearchParams({
+      password: DEMO_PASSWORD,
+      newPassword: 'Hand@2026',
+      confirmPassword: 'Hand@2026',
+    });
     const res = await api(server.url, token).post(`/api/handover/changePassword?${query}`);
     expect(res.status).toBe(200);
     expect((await login(server.url, 'lab2admin', 'Hand@2026')).status).toBe(200);

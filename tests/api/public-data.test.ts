@@ -38,7 +38,8 @@ const listOf = async (account: string) =>
 
 describe('public data of the demo', () => {
   it('gives the main and sub labs synchronised copies of the base rows, and the only-lab rows of its own', async () => {
-    const baseRows = (await (await as('baseadmin')).get<{ records: Row[] }>(`${base}?size=200`)).body.resultObject.records;
+    const baseRows = (await (await as('baseadmin')).get<{ records: Row[] }>(`${base}?size=200`)).body.resultObject
+      .records;
     const demoBase = baseRows.filter((r) => !r.code.startsWith('TST'));
     expect(demoBase.length).toBeGreaterThan(0);
     for (const account of ['admin', 'lab2admin', 'lab3admin']) {
@@ -53,7 +54,8 @@ describe('public data of the demo', () => {
   it("points a copy's references at the lab's own copies: elements belong to the lab's form pages", async () => {
     const lab = await as('admin');
     const forms = (await lab.get<{ records: Row[] }>('/api/resources/form?size=200')).body.resultObject.records;
-    const elements = (await lab.get<{ records: Row[] }>('/api/resources/formElement?size=500')).body.resultObject.records;
+    const elements = (await lab.get<{ records: Row[] }>('/api/resources/formElement?size=500')).body.resultObject
+      .records;
     expect(elements.length).toBeGreaterThan(0);
     const own = new Set(forms.map((f) => f.id));
     expect(elements.filter((e) => typeof e.formId === 'number').every((e) => own.has(e.formId!))).toBe(true);
@@ -76,7 +78,8 @@ describe('public data: distribute, sync, import, confirm updates', () => {
     const lab3 = await as('lab3admin');
     expect((await lab3.post(base, { code: 'TST3', name: '分实验室自建', category: 'other' })).status).toBe(200);
     const group = await as('baseadmin');
-    const source = (await group.post<Row>(base, { code: 'TST3', name: '测试痰液', category: 'other' })).body.resultObject;
+    const source = (await group.post<Row>(base, { code: 'TST3', name: '测试痰液', category: 'other' })).body
+      .resultObject;
     const res = await group.post(`${base}/distribute`, { ids: `${source.id},${sourceIds[1]}`, orgIds: '3' });
     expect(res.status).toBe(400);
     expect(res.body.resultMessage).toContain('华康宁波分实验室');

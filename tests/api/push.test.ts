@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import pg from 'pg';
-import {
-  startServer,
-  startSecondProcess,
-  databaseUrlOf,
-  DEMO_PASSWORD,
-  type TestServer,
-} from '../support/server';
+import { startServer, startSecondProcess, databaseUrlOf, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { startInProcess, type InProcessApp } from '../support/in-process';
 import { opened, openTab, pushUrl, watch, type Tab } from '../support/pushSocket';
 import { api, login } from '../support/client';
@@ -356,7 +350,8 @@ describe.runIf(process.env.TEST_DATABASE_URL)('push channel across server proces
     await terminate(rows.map((r) => r.pid));
     // Each process hears of its lost connections, says so, and carries on with new ones.
     await expect.poll(() => first.output().includes('an idle connection was lost'), { timeout: 10_000 }).toBe(true);
-    for (const server of [first, second]) expect((await api(server.url, admin.token).get('/api/user/me')).status).toBe(200);
+    for (const server of [first, second])
+      expect((await api(server.url, admin.token).get('/api/user/me')).status).toBe(200);
   });
 
   it('carries the longest alert the send call accepts', async () => {

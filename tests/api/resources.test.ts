@@ -42,7 +42,15 @@ beforeAll(async () => {
 });
 afterAll(() => server?.dispose());
 
-const blood = { code: 'XY', name: '全血', pinyin: 'QX', category: 'blood', volumeMl: 2, storage: 'cold', stableHours: 24 };
+const blood = {
+  code: 'XY',
+  name: '全血',
+  pinyin: 'QX',
+  category: 'blood',
+  volumeMl: 2,
+  storage: 'cold',
+  stableHours: 24,
+};
 
 describe('generic resource: writes and validation', () => {
   it('creates a record with its defaults and answers id and version', async () => {
@@ -52,7 +60,7 @@ describe('generic resource: writes and validation', () => {
     expect(res.body.resultObject.id).toBeGreaterThan(0);
   });
 
-  it('refuses a bad record with a message per field, in the caller\'s language, creating nothing', async () => {
+  it("refuses a bad record with a message per field, in the caller's language, creating nothing", async () => {
     const bad = { code: 'X Y!', pinyin: '全', category: 'plasma', volumeMl: 2.55, stableHours: 1.5 };
     const zh = await admin.post<Invalid>(base, bad);
     expect(zh.status).toBe(400);
@@ -65,20 +73,27 @@ describe('generic resource: writes and validation', () => {
       name: '名称不能为空',
       volumeMl: '采集量(ml)最多保留1位小数',
     });
-    const en = await api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), 'en-US').post<Invalid>(base, { code: 'U1' });
+    const en = await api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), 'en-US').post<Invalid>(base, {
+      code: 'U1',
+    });
     expect(en.body.resultObject.errors.map((e) => e.message)).toEqual(['Name is required', 'Category is required']);
     expect((await admin.get<Page>(base)).body.resultObject.total).toBe(1);
   });
 
-  it.each(['zh-CN', 'en-US'] as const)('answers in %s exactly what the browser says for the same record', async (locale) => {
-    const screen = migrateScreen(JSON.parse(readFileSync(path.join(schemaDir, 'screens/specimen-type.json'), 'utf8'))) as unknown as ScreenSchema;
-    const bad = { code: '', name: 'x'.repeat(51), category: 'blood', volumeMl: -1, stableHours: 9999 };
-    const browserSays = validateRecord(screen, bad, locale);
-    const client = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), locale);
-    const serverSays = (await client.post<Invalid>(base, bad)).body.resultObject.errors;
-    expect(serverSays.map((e) => [e.field, e.message])).toEqual(browserSays.map((e) => [e.field, e.message]));
-    expect(serverSays.length).toBe(4);
-  });
+  it.each(['zh-CN', 'en-US'] as const)(
+    'answers in %s exactly what the browser says for the same record',
+    async (locale) => {
+      const screen = migrateScreen(
+        JSON.parse(readFileSync(path.join(schemaDir, 'screens/specimen-type.json'), 'utf8')),
+      ) as unknown as ScreenSchema;
+      const bad = { code: '', name: 'x'.repeat(51), category: 'blood', volumeMl: -1, stableHours: 9999 };
+      const browserSays = validateRecord(screen, bad, locale);
+      const client = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), locale);
+      const serverSays = (await client.post<Invalid>(base, bad)).body.resultObject.errors;
+      expect(serverSays.map((e) => [e.field, e.message])).toEqual(browserSays.map((e) => [e.field, e.message]));
+      expect(serverSays.length).toBe(4);
+    },
+  );
 
   it('refuses a second record with the same code in the organisation', async () => {
     const res = await admin.post(base, { ...blood, name: '另一个' });
@@ -168,9 +183,9 @@ describe('generic resource: lists', () => {
   });
 
   it('logs every write with who, what, before and after', async () => {
-    const log = await admin.get<{ records: { action: string; userAccount: string; resource: string; before: unknown; after: unknown }[] }>(
-      '/api/log/getLogList?resource=specimenType&size=100',
-    );
+    const log = await admin.get<{
+      records: { action: string; userAccount: string; resource: string; before: unknown; after: unknown }[];
+    }>('/api/log/getLogList?resource=specimenType&size=100');
     const actions = log.body.resultObject.records.map((r) => r.action);
     expect(actions.filter((a) => a === 'create').length).toBe(5);
     expect(actions).toContain('update');
@@ -203,7 +218,9 @@ describe('generic resource: Excel', () => {
   });
 
   it('exports the filtered list with labels as headers and values as shown', async () => {
-    const res = await fetch(`${server.url}${base}/export.xlsx?sort=code,asc`, { headers: { authorization: `Bearer ${tokenPromise}` } });
+    const res = await fetch(`${server.url}${base}/export.xlsx?sort=code,asc`, {
+      headers: { authorization: `Bearer ${tokenPromise}` },
+    });
     expect(res.status).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(await res.arrayBuffer());
@@ -221,7 +238,9 @@ describe('generic resource: Excel', () => {
   ])('exports only the rows the list shows under %s', async (_, query, codes) => {
     const listed = (await admin.get<Page>(`${base}?${query}`)).body.resultObject.records.map((r) => r.code);
     expect(listed).toEqual(codes);
-    const res = await fetch(`${server.url}${base}/export.xlsx?${query}`, { headers: { authorization: `Bearer ${tokenPromise}` } });
+    const res = await fetch(`${server.url}${base}/export.xlsx?${query}`, {
+      headers: { authorization: `Bearer ${tokenPromise}` },
+    });
     expect(res.status).toBe(200);
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(await res.arrayBuffer());
@@ -263,7 +282,8 @@ describe('generic resource: Excel', () => {
     expect(jy).toMatchObject({ name: '精液', category: 'fluid', enabled: false });
   });
   it("lists, exports and imports an enum kept in a business dictionary by its entries' labels", async () => {
-    const dictionary = (await admin.post<{ id: number }>('/api/dictionary', { name: '测试-运输方式', type: 'bus' })).body.resultObject;
+    const dictionary = (await admin.post<{ id: number }>('/api/dictionary', { name: '测试-运输方式', type: 'bus' }))
+      .body.resultObject;
     await admin.post(`/api/dictionary/${dictionary.id}/detail/creating`, { label: '冷链', value: 'COLD', sort: 1 });
     await admin.post(`/api/dictionary/${dictionary.id}/detail/creating`, { label: '常温', value: 'ROOM', sort: 2 });
     const shipment = {
@@ -281,11 +301,15 @@ describe('generic resource: Excel', () => {
     await expect.poll(async () => (await admin.get('/api/ui/screens/shipment')).status, { timeout: 10_000 }).toBe(200);
     expect((await admin.post('/api/resources/shipment', { name: 'S1', mode: 'COLD' })).status).toBe(200);
 
-    const listed = (await admin.get<{ records: { mode: string; labels: Record<string, string> }[] }>('/api/resources/shipment')).body.resultObject.records;
+    const listed = (
+      await admin.get<{ records: { mode: string; labels: Record<string, string> }[] }>('/api/resources/shipment')
+    ).body.resultObject.records;
     expect(listed.map((r) => [r.mode, r.labels.mode])).toEqual([['COLD', '冷链']]);
     const auth = { authorization: `Bearer ${tokenPromise}` };
     const exported = new ExcelJS.Workbook();
-    await exported.xlsx.load(await (await fetch(`${server.url}/api/resources/shipment/export.xlsx`, { headers: auth })).arrayBuffer());
+    await exported.xlsx.load(
+      await (await fetch(`${server.url}/api/resources/shipment/export.xlsx`, { headers: auth })).arrayBuffer(),
+    );
     expect(exported.worksheets[0]!.getRow(2).values).toEqual([undefined, 'S1', '冷链']);
 
     // The sheet a user fills in names the entries as they read them.
@@ -299,7 +323,8 @@ describe('generic resource: Excel', () => {
       body: new Uint8Array(body),
     });
     expect(res.status).toBe(200);
-    const s2 = (await admin.get<{ records: { mode: string }[] }>('/api/resources/shipment?name=S2')).body.resultObject.records;
+    const s2 = (await admin.get<{ records: { mode: string }[] }>('/api/resources/shipment?name=S2')).body.resultObject
+      .records;
     expect(s2.map((r) => r.mode)).toEqual(['ROOM']);
   });
 });
@@ -339,8 +364,13 @@ describe('screens from files', () => {
     const broken = { ...newScreen, fields: [{ ...newScreen.fields[0], type: 'colour' }] };
     writeFileSync(file('courier.json'), JSON.stringify(broken));
     await expect
-      .poll(async () => (await admin.get<{ file: string; path: string }[]>('/api/ui/screen-problems')).body.resultObject, { timeout: 10_000 })
-      .toEqual([expect.objectContaining({ file: `${path.basename(schemaDir)}/screens/courier.json`, path: '/fields/0/type' })]);
+      .poll(
+        async () => (await admin.get<{ file: string; path: string }[]>('/api/ui/screen-problems')).body.resultObject,
+        { timeout: 10_000 },
+      )
+      .toEqual([
+        expect.objectContaining({ file: `${path.basename(schemaDir)}/screens/courier.json`, path: '/fields/0/type' }),
+      ]);
     const served = await admin.get<{ fields: { type: string }[] }>('/api/ui/screens/courier');
     expect(served.body.resultObject.fields[0]!.type).toBe('text');
   });
@@ -352,11 +382,18 @@ describe('screens from files', () => {
       resource: { name: 'courierCheck' },
       menu: undefined,
       menuId: undefined,
-      actions: { row: [{ kind: 'command', name: 'evaluate', endpoint, label: { 'zh-CN': '评价', 'en-US': 'Evaluate' } }] },
+      actions: {
+        row: [{ kind: 'command', name: 'evaluate', endpoint, label: { 'zh-CN': '评价', 'en-US': 'Evaluate' } }],
+      },
     });
     writeFileSync(file('courier-check.json'), JSON.stringify(command('/api/qc/results/{id}/judge')));
     await expect
-      .poll(async () => (await admin.get<{ file: string; path: string; message: string }[]>('/api/ui/screen-problems')).body.resultObject, { timeout: 10_000 })
+      .poll(
+        async () =>
+          (await admin.get<{ file: string; path: string; message: string }[]>('/api/ui/screen-problems')).body
+            .resultObject,
+        { timeout: 10_000 },
+      )
       .toContainEqual({
         file: `${path.basename(schemaDir)}/screens/courier-check.json`,
         path: '/actions/row/0/endpoint',
@@ -364,13 +401,17 @@ describe('screens from files', () => {
       });
     expect((await admin.get('/api/ui/screens/courier-check')).status).toBe(404);
     writeFileSync(file('courier-check.json'), JSON.stringify(command('/api/qc/results/{id}/evaluate')));
-    await expect.poll(async () => (await admin.get('/api/ui/screens/courier-check')).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await admin.get('/api/ui/screens/courier-check')).status, { timeout: 10_000 })
+      .toBe(200);
   });
 
   it('tells connected browsers which screens changed, as a message that is not an alert', async () => {
     const { body } = await login(server.url, 'editor', DEMO_PASSWORD);
     const userId = (body.principal as { id: number }).id;
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/websocket/${userId}?token=${body.access_token}`);
+    const socket = new WebSocket(
+      `${server.url.replace(/^http/, 'ws')}/api/websocket/${userId}?token=${body.access_token}`,
+    );
     const messages: unknown[] = [];
     socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString())));
     await new Promise((resolve) => socket.once('open', resolve));
@@ -379,7 +420,10 @@ describe('screens from files', () => {
       await expect
         .poll(
           () => {
-            writeFileSync(file('courier.json'), JSON.stringify({ ...newScreen, description: `v${messages.length}-${Date.now()}` }));
+            writeFileSync(
+              file('courier.json'),
+              JSON.stringify({ ...newScreen, description: `v${messages.length}-${Date.now()}` }),
+            );
             return messages;
           },
           { timeout: 10_000, interval: 300 },
@@ -407,7 +451,9 @@ describe('screens from files', () => {
     );
     expect(v1.schemaVersion).toBe(2);
     await expect.poll(async () => (await admin.get('/api/ui/screens/legacy')).status, { timeout: 10_000 }).toBe(200);
-    const legacy = (await admin.get<{ filters: string[]; fields: { column?: boolean; filter?: string }[] }>('/api/ui/screens/legacy')).body.resultObject;
+    const legacy = (
+      await admin.get<{ filters: string[]; fields: { column?: boolean; filter?: string }[] }>('/api/ui/screens/legacy')
+    ).body.resultObject;
     expect(legacy.filters).toEqual(['name']);
     expect(legacy.fields[1]!.column).toBe(false);
   });

@@ -33,9 +33,13 @@ describe('a screen file broken before the server starts', () => {
   const where = () => `${path.basename(schemaDir)}/screens/abnormal-sample-type.json`;
 
   it('starts and names the file and the JSON path, in its log and to an administrator', async () => {
-    expect(server.output()).toContain(`screen schema ${where()} at /fields/3/type: must be equal to one of the allowed values`);
+    expect(server.output()).toContain(
+      `screen schema ${where()} at /fields/3/type: must be equal to one of the allowed values`,
+    );
     const problems = await admin.get<{ file: string; path: string; message: string }[]>('/api/ui/screen-problems');
-    expect(problems.body.resultObject).toEqual([{ file: where(), path: '/fields/3/type', message: 'must be equal to one of the allowed values' }]);
+    expect(problems.body.resultObject).toEqual([
+      { file: where(), path: '/fields/3/type', message: 'must be equal to one of the allowed values' },
+    ]);
   });
 
   it('serves every other screen, with its menu entry and its data', async () => {
@@ -51,12 +55,16 @@ describe('a screen file broken before the server starts', () => {
     expect((await admin.get('/api/ui/screens/abnormal-sample-type')).status).toBe(404);
     expect((await admin.get('/api/resources/abnormalSampleType')).status).toBe(404);
     expect((await admin.post('/api/resources/abnormalSampleType', { code: 'X1', name: '测试' })).status).toBe(404);
-    expect(JSON.stringify((await admin.get('/api/ui/menu')).body.resultObject)).not.toContain('"screen":"abnormal-sample-type"');
+    expect(JSON.stringify((await admin.get('/api/ui/menu')).body.resultObject)).not.toContain(
+      '"screen":"abnormal-sample-type"',
+    );
   });
 
   it('serves the screen once the file is fixed, without a restart', async () => {
     writeFileSync(screenFile(), JSON.stringify(good, null, 2));
-    await expect.poll(async () => (await admin.get('/api/ui/screens/abnormal-sample-type')).status, { timeout: 10_000 }).toBe(200);
+    await expect
+      .poll(async () => (await admin.get('/api/ui/screens/abnormal-sample-type')).status, { timeout: 10_000 })
+      .toBe(200);
     expect((await admin.get<unknown[]>('/api/ui/screen-problems')).body.resultObject).toEqual([]);
     expect((await admin.get('/api/resources/abnormalSampleType')).status).toBe(200);
   });

@@ -66,15 +66,15 @@ describe('specimen characters: subLaboratoryImport and dataSynchronization (spec
 
   beforeAll(async () => {
     const group = await as('baseadmin');
-    sourceId = (await group.post<Character>(base, { code: 'TSTX1', name: '测试轻度溶血', acceptable: true }))
-      .body.resultObject.id;
+    sourceId = (await group.post<Character>(base, { code: 'TSTX1', name: '测试轻度溶血', acceptable: true })).body
+      .resultObject.id;
   });
 
   it('lets a sub lab import the characters it picks, and refuses it the synchronisation of all', async () => {
     const lab2 = await as('lab2admin');
-    expect(
-      (await lab2.post('/api/specimen/character/subLaboratoryImport', { ids: '' })).body.resultMessage,
-    ).toBe('请先勾选数据进行操作');
+    expect((await lab2.post('/api/specimen/character/subLaboratoryImport', { ids: '' })).body.resultMessage).toBe(
+      '请先勾选数据进行操作',
+    );
     const res = await lab2.post<{ copied: number }>('/api/specimen/character/subLaboratoryImport', {
       ids: String(sourceId),
     });
@@ -87,19 +87,16 @@ describe('specimen characters: subLaboratoryImport and dataSynchronization (spec
   it('lets the main lab synchronise every character, and confirm an update once the base changes one', async () => {
     const main = await as('admin');
     expect(
-      (await main.post<{ copied: number }>('/api/specimen/character/dataSynchronization')).body.resultObject
-        .copied,
+      (await main.post<{ copied: number }>('/api/specimen/character/dataSynchronization')).body.resultObject.copied,
     ).toBeGreaterThan(1);
     expect(await testRows('admin')).toEqual([['TSTX1', '测试轻度溶血', 1]]);
     const group = await as('baseadmin');
     const source = (await group.get<Character>(`${base}/${sourceId}`)).body.resultObject;
     await group.put(`${base}/${sourceId}`, { ...source, name: '测试中度溶血' });
     expect(await testRows('admin')).toEqual([['TSTX1', '测试轻度溶血', 2]]);
-    const copy = (await main.get<{ records: Character[] }>(`${base}?code=TSTX`)).body.resultObject
-      .records[0]!;
+    const copy = (await main.get<{ records: Character[] }>(`${base}?code=TSTX`)).body.resultObject.records[0]!;
     expect(
-      (await main.post('/api/specimen/character/dataSynchronization', { ids: String(copy.id), syncFlag: 2 }))
-        .status,
+      (await main.post('/api/specimen/character/dataSynchronization', { ids: String(copy.id), syncFlag: 2 })).status,
     ).toBe(200);
     expect(await testRows('admin')).toEqual([['TSTX1', '测试中度溶血', 1]]);
     const log = await main.get<{ records: { action: string; resource: string }[] }>(
@@ -110,8 +107,7 @@ describe('specimen characters: subLaboratoryImport and dataSynchronization (spec
 
   it('never lets an only-lab or an editor take public characters', async () => {
     expect(
-      (await (await as('onlyadmin')).post('/api/specimen/character/subLaboratoryImport', { ids: [sourceId] }))
-        .status,
+      (await (await as('onlyadmin')).post('/api/specimen/character/subLaboratoryImport', { ids: [sourceId] })).status,
     ).toBe(403);
     expect((await (await as('editor')).post('/api/specimen/character/dataSynchronization')).status).toBe(403);
     expect(await testRows('onlyadmin')).toEqual([]);
@@ -150,8 +146,7 @@ describe('the picture of a form page: saveImage and getFormImage (spec 7.6)', ()
     const read = await admin.get<FormImage>(`/api/form/getFormImage?id=${formId}&testItemId=TI-100`);
     expect(read.body.resultObject.image).toBe(PNG_URL);
     expect(
-      (await admin.get<FormImage | null>(`/api/form/getFormImage?id=${formId}&testItemId=TI-200`)).body
-        .resultObject,
+      (await admin.get<FormImage | null>(`/api/form/getFormImage?id=${formId}&testItemId=TI-200`)).body.resultObject,
     ).toBeNull();
   });
 
@@ -165,8 +160,8 @@ describe('the picture of a form page: saveImage and getFormImage (spec 7.6)', ()
     );
     expect(res.status).toBe(200);
     const admin = await as('admin');
-    const read = (await admin.get<FormImage>(`/api/form/getFormImage?formId=${formId}&testItemId=TI-100`))
-      .body.resultObject;
+    const read = (await admin.get<FormImage>(`/api/form/getFormImage?formId=${formId}&testItemId=TI-100`)).body
+      .resultObject;
     expect(read.image).toBe(`data:image/gif;base64,${GIF.toString('base64')}`);
     const log = await admin.get<{
       records: { action: string; before: { type: string }; after: { type: string; bytes: number } }[];
@@ -198,13 +193,11 @@ describe('the picture of a form page: saveImage and getFormImage (spec 7.6)', ()
     );
     expect(large.status).toBe(400);
     expect(large.body.resultMessage).toBe('图片不能大于 512 KB');
-    expect((await admin.post('/api/form/saveImage', { id: formId })).body.resultMessage).toBe(
-      '请选择一张图片',
-    );
+    expect((await admin.post('/api/form/saveImage', { id: formId })).body.resultMessage).toBe('请选择一张图片');
     const lab2 = await as('lab2admin');
-    expect(
-      (await lab2.post('/api/form/saveImage', { id: formId, testItemId: 'TI-100', image: PNG_URL })).status,
-    ).toBe(404);
+    expect((await lab2.post('/api/form/saveImage', { id: formId, testItemId: 'TI-100', image: PNG_URL })).status).toBe(
+      404,
+    );
     expect((await lab2.get(`/api/form/getFormImage?id=${formId}&testItemId=TI-100`)).status).toBe(404);
     const read = (await admin.get<FormImage>(`/api/form/getFormImage?id=${formId}&testItemId=TI-100`)).body
       .resultObject;
@@ -225,19 +218,12 @@ describe('the picture of an input-helper node: upsertDictImg and queryNodeImgLis
   it("sets a node's picture from a multipart upload and lists it as the node's pictures", async () => {
     const admin = await as('admin');
     const node = (await admin.get<{ records: Node[] }>(`${base}?size=1`)).body.resultObject.records[0]!;
-    expect(
-      (await admin.post<Node[]>('/api/inputhelper/queryNodeImgList', { id: node.id })).body.resultObject,
-    ).toEqual([]);
-    const res = await multipart(
-      '/api/inputhelper/upsertDictImg',
-      'admin',
-      { id: String(node.id) },
-      PNG,
-      'cell.png',
+    expect((await admin.post<Node[]>('/api/inputhelper/queryNodeImgList', { id: node.id })).body.resultObject).toEqual(
+      [],
     );
+    const res = await multipart('/api/inputhelper/upsertDictImg', 'admin', { id: String(node.id) }, PNG, 'cell.png');
     expect(res.status).toBe(200);
-    const listed = (await admin.post<Node[]>('/api/inputhelper/queryNodeImgList', { id: node.id })).body
-      .resultObject;
+    const listed = (await admin.post<Node[]>('/api/inputhelper/queryNodeImgList', { id: node.id })).body.resultObject;
     expect(listed.map((n) => [n.id, n.name, n.image])).toEqual([[node.id, node.name, PNG_URL]]);
     expect(
       (await admin.post<Node[]>(`/api/inputhelper/queryNodeImgList?id=${node.id}`)).body.resultObject,
@@ -260,13 +246,7 @@ describe('the picture of an input-helper node: upsertDictImg and queryNodeImgLis
     );
     expect(bad.status).toBe(400);
     expect(bad.body.resultMessage).toBe('图片格式不正确，仅支持 PNG、JPEG、GIF、WebP、BMP');
-    const other = await multipart(
-      '/api/inputhelper/upsertDictImg',
-      'onlyadmin',
-      { id: String(node.id) },
-      PNG,
-      'x.png',
-    );
+    const other = await multipart('/api/inputhelper/upsertDictImg', 'onlyadmin', { id: String(node.id) }, PNG, 'x.png');
     expect(other.status).toBe(404);
     expect((await admin.get<Node>(`${base}/${node.id}`)).body.resultObject.image ?? null).toBeNull();
   });
@@ -280,9 +260,7 @@ describe('the picture of an input-helper node: upsertDictImg and queryNodeImgLis
         await main.get<{ records: Node[] }>(`${base}?name=${encodeURIComponent(source.name)}`)
       ).body.resultObject.records.find((n) => n.name === source.name)!;
     expect((await copyOf()).syncFlag).toBe(1);
-    expect(
-      (await group.post('/api/inputhelper/upsertDictImg', { id: source.id, image: PNG_URL })).status,
-    ).toBe(200);
+    expect((await group.post('/api/inputhelper/upsertDictImg', { id: source.id, image: PNG_URL })).status).toBe(200);
     expect((await copyOf()).syncFlag).toBe(2);
   });
 });

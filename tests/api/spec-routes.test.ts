@@ -71,7 +71,8 @@ describe('the route tree against spec 2.2', () => {
       if (expected?.module) {
         const file = expected.module.split(' ')[0]!;
         if (!existsSync(path.join(root, file))) problems.push(`${leafPath}: module ${file} does not exist`);
-        if (leafPath !== '/dashboard' && !menuPage.includes(`'${leafPath}'`)) problems.push(`${leafPath}: not wired in MenuPage.tsx`);
+        if (leafPath !== '/dashboard' && !menuPage.includes(`'${leafPath}'`))
+          problems.push(`${leafPath}: not wired in MenuPage.tsx`);
         continue;
       }
       if (!node.meta.screen) {
@@ -79,7 +80,8 @@ describe('the route tree against spec 2.2', () => {
         continue;
       }
       const screen = await client.get<{ id: string; fields: unknown[] }>(`/api/ui/screens/${node.meta.screen}`);
-      if (screen.status !== 200 || screen.body.resultObject.fields.length === 0) problems.push(`${leafPath}: screen ${node.meta.screen} is not served`);
+      if (screen.status !== 200 || screen.body.resultObject.fields.length === 0)
+        problems.push(`${leafPath}: screen ${node.meta.screen} is not served`);
     }
     expect(problems).toEqual([]);
   });
@@ -90,12 +92,15 @@ describe('the route tree against spec 2.2', () => {
     const closed: string[] = [];
     for (const { path: leafPath, node } of leaves(routes)) {
       if (!node.meta.screen) continue;
-      const screen = await editor.get<{ resource: { name: string }; endpoints?: { list?: string } }>(`/api/ui/screens/${node.meta.screen}`);
+      const screen = await editor.get<{ resource: { name: string }; endpoints?: { list?: string } }>(
+        `/api/ui/screens/${node.meta.screen}`,
+      );
       if (screen.status !== 200) {
         closed.push(`${leafPath}: screen ${screen.status}`);
         continue;
       }
-      const list = screen.body.resultObject.endpoints?.list ?? `/api/resources/${screen.body.resultObject.resource.name}`;
+      const list =
+        screen.body.resultObject.endpoints?.list ?? `/api/resources/${screen.body.resultObject.resource.name}`;
       const rows = await editor.get(`${list}?page=1&size=1${node.meta.isBasic ? '&basic=1' : ''}`);
       if (rows.status !== 200) closed.push(`${leafPath}: list ${rows.status}`);
     }

@@ -20,7 +20,16 @@ afterAll(() => server?.dispose());
 const rowOf = (page: Page, group: string) => page.records.find((r) => r.group === group);
 
 /** A record's own values, without what the server adds (id, version, organisation, times, labels). */
-const valuesOf = ({ id: _i, version: _v, orgId: _o, syncFlag: _s, createdAt: _c, updatedAt: _u, labels: _l, ...values }: Rec) => values;
+const valuesOf = ({
+  id: _i,
+  version: _v,
+  orgId: _o,
+  syncFlag: _s,
+  createdAt: _c,
+  updatedAt: _u,
+  labels: _l,
+  ...values
+}: Rec) => values;
 
 /** A new record like the lab's first one of a resource, with some values changed (the rest already valid). */
 async function clone(resource: string, changes: Record<string, unknown>) {
@@ -33,10 +42,24 @@ async function clone(resource: string, changes: Record<string, unknown>) {
 describe('workload', () => {
   it('counts the steps each person did in the period, from the laboratory records', async () => {
     const day = 'atFrom=2031-03-01&atTo=2031-03-01';
-    await clone('sampleCollection', { barcode: 'T3103010001', collector: '测试甲', collectedAt: '2031-03-01 07:30:00' });
+    await clone('sampleCollection', {
+      barcode: 'T3103010001',
+      collector: '测试甲',
+      collectedAt: '2031-03-01 07:30:00',
+    });
     await clone('checkAccept', { barcode: 'T3103010001', receiver: '测试甲', receivedAt: '2031-03-01 09:00:00' });
-    await clone('inspectionResult', { barcode: 'T3103010001', tester: '测试乙', reviewer: '测试甲', testedAt: '2031-03-01 10:00:00' });
-    await clone('inspectionResult', { barcode: 'T3103010001', tester: '测试乙', reviewer: '', testedAt: '2031-03-02 10:00:00' });
+    await clone('inspectionResult', {
+      barcode: 'T3103010001',
+      tester: '测试乙',
+      reviewer: '测试甲',
+      testedAt: '2031-03-01 10:00:00',
+    });
+    await clone('inspectionResult', {
+      barcode: 'T3103010001',
+      tester: '测试乙',
+      reviewer: '',
+      testedAt: '2031-03-02 10:00:00',
+    });
     const figures = (await editor.get<Page>(`/api/statistics/workload?${day}`)).body.resultObject;
     expect(rowOf(figures, '测试甲')).toMatchObject({ collected: 1, received: 1, tested: 0, reviewed: 1, count: 3 });
     expect(rowOf(figures, '测试乙')).toMatchObject({ tested: 1, count: 1 });
@@ -51,12 +74,16 @@ describe('sample modification', () => {
     const before = (await admin.get<Page>('/api/statistics/sampleModification')).body.resultObject;
     // The demo's corrections (an age, a department, a result) are real edits in the log.
     expect(before.records.some((r) => r.group === '前台录入' && r.account === 'editor')).toBe(true);
-    const specimen = (await editor.get<Page>('/api/resources/specimen?barcode=2611220002')).body.resultObject.records[0]!;
+    const specimen = (await editor.get<Page>('/api/resources/specimen?barcode=2611220002')).body.resultObject
+      .records[0]!;
     expect((await admin.put(`/api/resources/specimen/${specimen.id}`, { ...specimen, age: 62 })).status).toBe(200);
     const place = (await admin.get<Page>('/api/resources/inspectionPlace')).body.resultObject.records[0]!;
-    expect((await admin.put(`/api/resources/inspectionPlace/${place.id}`, { ...place, address: '测试修改的地址' })).status).toBe(200);
+    expect(
+      (await admin.put(`/api/resources/inspectionPlace/${place.id}`, { ...place, address: '测试修改的地址' })).status,
+    ).toBe(200);
     const after = (await admin.get<Page>('/api/statistics/sampleModification')).body.resultObject;
-    const count = (page: Page, account: string) => Number(page.records.find((r) => r.group === '前台录入' && r.account === account)?.count ?? 0);
+    const count = (page: Page, account: string) =>
+      Number(page.records.find((r) => r.group === '前台录入' && r.account === account)?.count ?? 0);
     expect(count(after, 'admin')).toBe(count(before, 'admin') + 1);
     expect(after.records.map((r) => r.group)).not.toContain('检验地点');
   });

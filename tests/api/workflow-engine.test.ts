@@ -30,7 +30,11 @@ let server: TestServer;
 const tokens = new Map<string, string>();
 const PASSWORD = 'Muppet#2026x';
 const as = async (account: string) => {
-  if (!tokens.has(account)) tokens.set(account, await tokenFor(server.url, account, ['admin', 'lab2admin'].includes(account) ? DEMO_PASSWORD : PASSWORD));
+  if (!tokens.has(account))
+    tokens.set(
+      account,
+      await tokenFor(server.url, account, ['admin', 'lab2admin'].includes(account) ? DEMO_PASSWORD : PASSWORD),
+    );
   return api(server.url, tokens.get(account), 'en-US');
 };
 
@@ -60,7 +64,10 @@ async function deployXml(xml: string, account = 'admin', modelId?: string): Prom
 }
 
 async function start(modelKey: string, variables: Record<string, unknown> = {}) {
-  return (await as('admin')).post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey, variables });
+  return (await as('admin')).post<{ processInstanceId: string }>('/api/workflow/process/start', {
+    modelKey,
+    variables,
+  });
 }
 async function started(modelKey: string, variables: Record<string, unknown> = {}) {
   const res = await start(modelKey, variables);
@@ -70,7 +77,8 @@ async function started(modelKey: string, variables: Record<string, unknown> = {}
 async function todo(account: string, query = '') {
   return (await (await as(account)).get<Task[]>(`/api/workflow/task/todo${query}`)).body.resultObject;
 }
-const names = async (instance: string, account = 'admin') => (await todo(account, `?processInstanceId=${instance}`)).map((t) => t.name).sort();
+const names = async (instance: string, account = 'admin') =>
+  (await todo(account, `?processInstanceId=${instance}`)).map((t) => t.name).sort();
 async function complete(account: string, task: Task | undefined, body: object = {}) {
   expect(task).toBeDefined();
   return (await as(account)).post(`/api/workflow/task/${task!.id}/complete`, body);
@@ -80,18 +88,27 @@ async function completeNamed(instance: string, name: string, account = 'admin') 
   const res = await complete(account, task);
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
 }
-const status = async (instance: string) => (await (await as('admin')).get<{ status: string }>(`/api/workflow/process/${instance}`)).body.resultObject.status;
+const status = async (instance: string) =>
+  (await (await as('admin')).get<{ status: string }>(`/api/workflow/process/${instance}`)).body.resultObject.status;
 /** Every open task of an instance, whoever it waits for, as [name, assignee], sorted. */
 const openTasks = async (instance: string) =>
-  (await (await as('admin')).get<{ tasks: Task[] }>(`/api/workflow/process/${instance}`)).body.resultObject.tasks.map((t) => [t.name, t.assignee]).sort();
+  (await (await as('admin')).get<{ tasks: Task[] }>(`/api/workflow/process/${instance}`)).body.resultObject.tasks
+    .map((t) => [t.name, t.assignee])
+    .sort();
 /** How many instances of a process key the workflow manager lists, in any state. */
-const instanceCount = async (key: string) => (await (await as('admin')).get<{ total: number }>(`/api/workflow/process/list?processKey=${key}`)).body.resultObject.total;
+const instanceCount = async (key: string) =>
+  (await (await as('admin')).get<{ total: number }>(`/api/workflow/process/list?processKey=${key}`)).body.resultObject
+    .total;
 
 beforeAll(async () => {
   server = await startServer();
   const admin = await as('admin');
   const role = async (name: string) => {
-    const res = await admin.post<{ id: number }>('/api/resources/role', { name, code: 'editor', description: 'fixture group' });
+    const res = await admin.post<{ id: number }>('/api/resources/role', {
+      name,
+      code: 'editor',
+      description: 'fixture group',
+    });
     expect(res.body.resultCode, res.body.resultMessage).toBe(200);
     return res.body.resultObject.id;
   };
@@ -181,7 +198,8 @@ describe('Activiti fixtures run as their README says', () => {
     expect(kermit[0]!.candidateGroups).toEqual(['management', 'accountancy']);
     expect((await todo('fozzie', `?processInstanceId=${p}`)).map((t) => t.name)).toEqual(['make profit']);
     // Step 4: the tasks offered to each candidate group, counted by group (Activiti's taskCandidateGroup).
-    const byGroup = async (group: string) => (await todo('kermit', `?processKey=${key}&candidateGroup=${group}`)).length;
+    const byGroup = async (group: string) =>
+      (await todo('kermit', `?processKey=${key}&candidateGroup=${group}`)).length;
     expect([await byGroup('management'), await byGroup('accountancy'), await byGroup('sales')]).toEqual([1, 1, 0]);
     expect((await todo('gonzo', `?processInstanceId=${p}`)).length).toBe(0);
     const refused = await complete('gonzo', kermit[0]);
@@ -247,7 +265,8 @@ describe('Activiti fixtures run as their README says', () => {
     const p = await started(key);
     expect(await names(p)).toEqual(['Task before subprocess']);
     await completeNamed(p, 'Task before subprocess');
-    const parent = (await (await as('admin')).get<{ children: { id: string }[] }>(`/api/workflow/process/${p}`)).body.resultObject;
+    const parent = (await (await as('admin')).get<{ children: { id: string }[] }>(`/api/workflow/process/${p}`)).body
+      .resultObject;
     expect(parent.children).toHaveLength(1);
     const child = parent.children[0]!.id;
     expect(await names(child)).toEqual(['Task in subprocess']);
@@ -257,15 +276,28 @@ describe('Activiti fixtures run as their README says', () => {
     expect(await names(p)).toEqual(['Task after subprocess']);
     await completeNamed(p, 'Task after subprocess');
     expect(await status(p)).toBe('completed');
-    const trace = (await (await as('admin')).get<{ finished: string[]; history: { elementId: string; event: string }[] }>(`/api/workflow/process/${child}/trace`)).body.resultObject;
+    const trace = (
+      await (
+        await as('admin')
+      ).get<{ finished: string[]; history: { elementId: string; event: string }[] }>(
+        `/api/workflow/process/${child}/trace`,
+      )
+    ).body.resultObject;
     // Elements ended and flows taken, in the order the engine passed them.
     expect(trace.finished).toEqual(['theStart', 'flow1', 'task', 'flow2', 'theEnd']);
     // Step 5: the child's activities, from its start event theStart: exactly theStart, task and theEnd.
-    expect(trace.history.filter((h) => h.event === 'end').map((h) => h.elementId)).toEqual(['theStart', 'task', 'theEnd']);
+    expect(trace.history.filter((h) => h.event === 'end').map((h) => h.elementId)).toEqual([
+      'theStart',
+      'task',
+      'theEnd',
+    ]);
   });
 
   it('10-11. a call starts the newest deployment of the called key in its own organisation only', async () => {
-    const called = (task: string) => fixture('simpleSubProcess.bpmn20.xml').replaceAll('simpleSubProcess', 'calledLatest').replace('Task in subprocess', task);
+    const called = (task: string) =>
+      fixture('simpleSubProcess.bpmn20.xml')
+        .replaceAll('simpleSubProcess', 'calledLatest')
+        .replace('Task in subprocess', task);
     const first = await deployXml(called('v1 task'));
     await deployXml(called('v2 task'), 'admin', first.id);
     // The same key deployed later by another laboratory is that laboratory's process, not ours.
@@ -275,7 +307,8 @@ describe('Activiti fixtures run as their README says', () => {
       .replaceAll('callSimpleSubProcess', 'callLatest');
     const p = await started((await deployXml(caller)).key);
     await completeNamed(p, 'Task before subprocess');
-    const { children } = (await (await as('admin')).get<{ children: { id: string }[] }>(`/api/workflow/process/${p}`)).body.resultObject;
+    const { children } = (await (await as('admin')).get<{ children: { id: string }[] }>(`/api/workflow/process/${p}`))
+      .body.resultObject;
     expect(await names(children[0]!.id)).toEqual(['v2 task']);
   });
 
@@ -327,7 +360,12 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
     expect(tasks.map((t) => t.name).sort()).toEqual(['会诊 1', '会诊 2', '会诊 3', '会诊 4', '会诊 5']);
     for (const task of tasks.slice(0, 2)) expect((await complete('admin', task)).status).toBe(200);
     // 2 of 5 is 40 %: the other three are still open and the report waits.
-    expect(await names(p)).toEqual(tasks.slice(2).map((t) => t.name).sort());
+    expect(await names(p)).toEqual(
+      tasks
+        .slice(2)
+        .map((t) => t.name)
+        .sort(),
+    );
     expect((await complete('admin', tasks[2])).status).toBe(200);
     expect(await names(p)).toEqual(['签发报告']);
     // The two left open are no one's work now: gone from the list, and refused to anyone who still completes them.
@@ -359,7 +397,10 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
 
     // Without the list the start fails with the expression's message and leaves no instance.
     const missing = await start(key, {});
-    expect([missing.status, missing.body.resultMessage]).toEqual([400, 'The process cannot continue: ${reviewers}: variable "reviewers" is not defined']);
+    expect([missing.status, missing.body.resultMessage]).toEqual([
+      400,
+      'The process cannot continue: ${reviewers}: variable "reviewers" is not defined',
+    ]);
     expect(await instanceCount(key)).toBe(1);
   });
 
@@ -378,9 +419,18 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
   it('a loop with neither count nor collection: one task per member of the candidate group, in the instance organisation only', async () => {
     // A position of the same name in another organisation, with staff of its own: not this instance's people.
     const lab2 = await as('lab2admin');
-    const role = await lab2.post<{ id: number }>('/api/resources/role', { name: 'management', code: 'editor', description: 'fixture group' });
+    const role = await lab2.post<{ id: number }>('/api/resources/role', {
+      name: 'management',
+      code: 'editor',
+      description: 'fixture group',
+    });
     expect(role.body.resultCode, role.body.resultMessage).toBe(200);
-    const other = await lab2.post('/api/user', { userAccount: 'beaker', userName: 'beaker', password: PASSWORD, roleIds: [role.body.resultObject.id] });
+    const other = await lab2.post('/api/user', {
+      userAccount: 'beaker',
+      userName: 'beaker',
+      password: PASSWORD,
+      roleIds: [role.body.resultObject.id],
+    });
     expect(other.body.resultCode, other.body.resultMessage).toBe(200);
 
     const key = await deploy('multi-instance-members.bpmn20.xml', OWN);
@@ -402,7 +452,9 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
     // A position nobody holds: the start fails saying so, and leaves nothing behind.
     const nobody = await start(key, { consultGroup: 'sales' });
     expect(nobody.status).toBe(400);
-    expect(nobody.body.resultMessage).toBe("The process cannot continue: consult: no user holds the task's candidate groups, so there is no one to give its tasks to");
+    expect(nobody.body.resultMessage).toBe(
+      "The process cannot continue: consult: no user holds the task's candidate groups, so there is no one to give its tasks to",
+    );
     expect(await instanceCount(key)).toBe(1);
   });
 });
@@ -419,9 +471,15 @@ describe('alerts of new tasks (spec 4 push channel)', () => {
     const [fozzie, gonzo] = [await socketOf('fozzie'), await socketOf('gonzo')];
     try {
       await started('candidateGroupsExtension');
-      expect(JSON.parse(await fozzie.tab.nextMessage())).toMatchObject({ type: 'info', title: '新任务', message: 'make profit' });
+      expect(JSON.parse(await fozzie.tab.nextMessage())).toMatchObject({
+        type: 'info',
+        title: '新任务',
+        message: 'make profit',
+      });
       // Sent after the task's alerts went out: the first thing gonzo hears, so no task alert came before it.
-      const marker = await (await as('admin')).post('/api/push/send', { userIds: [gonzo.id], type: 'info', title: '对照', message: 'after the start' });
+      const marker = await (
+        await as('admin')
+      ).post('/api/push/send', { userIds: [gonzo.id], type: 'info', title: '对照', message: 'after the start' });
       expect(marker.status).toBe(200);
       expect(JSON.parse(await gonzo.tab.nextMessage())).toMatchObject({ title: '对照' });
     } finally {
@@ -445,8 +503,13 @@ describe('failures, concurrency and restarts', () => {
     const p = await started('testFormExpression');
     const [first] = await todo('admin', `?processInstanceId=${p}`);
     const res = await complete('admin', first);
-    expect([res.status, res.body.resultMessage]).toEqual([400, 'The process cannot continue: form-${var}.json: variable "var" is not defined']);
-    expect((await todo('admin', `?processInstanceId=${p}`)).map((t) => [t.id, t.name])).toEqual([[first!.id, 'my task 1']]);
+    expect([res.status, res.body.resultMessage]).toEqual([
+      400,
+      'The process cannot continue: form-${var}.json: variable "var" is not defined',
+    ]);
+    expect((await todo('admin', `?processInstanceId=${p}`)).map((t) => [t.id, t.name])).toEqual([
+      [first!.id, 'my task 1'],
+    ]);
     // Given the variable, the same task goes on.
     expect((await complete('admin', first, { variables: { var: 'x' } })).status).toBe(200);
     expect((await todo('admin', `?processInstanceId=${p}`)).map((t) => t.formKey)).toEqual(['form-x.json']);

@@ -120,9 +120,7 @@ describe('process models (spec 2.4, 7.5)', () => {
     expect((await list('lab2admin')).map((r) => r.key)).not.toContain('hpv_test');
     expect((await (await as('lab2admin')).get('/api/workflow/model/list?orgId=1')).status).toBe(403);
     expect((await (await as('lab2admin')).get(`/api/workflow/model/${modelId}/xml`)).status).toBe(403);
-    expect((await (await as('lab2admin')).get(`/api/workflow/deleteModel?modelId=${modelId}`)).status).toBe(
-      403,
-    );
+    expect((await (await as('lab2admin')).get(`/api/workflow/deleteModel?modelId=${modelId}`)).status).toBe(403);
   });
 
   it('opens a new model with a start event, saves form-encoded XML and refuses malformed XML keeping the stored one', async () => {
@@ -180,16 +178,11 @@ describe('process models (spec 2.4, 7.5)', () => {
     expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
 
     // Form, positions and order set, the same model deploys.
-    const fixed = drawn(
-      ' activiti:formKey="12" activiti:candidateGroups="1001"',
-      ' lims:sequenceFlowOrder="redo,ok"',
-    );
+    const fixed = drawn(' activiti:formKey="12" activiti:candidateGroups="1001"', ' lims:sequenceFlowOrder="redo,ok"');
     expect((await saveXml('admin', id, fixed)).status).toBe(200);
     const deployed = await admin.get<{ deploymentId: string }>(`/api/workflow/model/deploy?modelId=${id}`);
     expect(deployed.body.resultMessage).toBe('部署成功');
-    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(
-      deployed.body.resultObject.deploymentId,
-    );
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(deployed.body.resultObject.deploymentId);
   });
 
   it('refuses to deploy a model whose condition does not parse, names the flow and the problem, and deploys it fixed', async () => {
@@ -218,9 +211,7 @@ describe('process models (spec 2.4, 7.5)', () => {
     expect((await saveXml('admin', id, withOk('${amount > 100}'))).status).toBe(200);
     const deployed = await admin.get<{ deploymentId: string }>(`/api/workflow/model/deploy?modelId=${id}`);
     expect(deployed.body.resultMessage).toBe('部署成功');
-    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(
-      deployed.body.resultObject.deploymentId,
-    );
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBe(deployed.body.resultObject.deploymentId);
   });
 
   it('leaves deleting to admins and deletes for good', async () => {
@@ -246,9 +237,7 @@ describe('public models: sync, distribute, import, confirm updates (code 20000)'
     expect(res.body).toMatchObject({ code: 20000, message: '同步成功' });
     expect((await list('admin')).find((r) => r.id === id)?.syncFlag).toBe(1);
     expect((await list('baseadmin')).some((r) => r.key === 'cyto_tct')).toBe(true);
-    expect(
-      (await (await as('lab2admin')).post('/api/workflow/syncModel', { ids: id, syncFlag: 1 })).status,
-    ).toBe(403);
+    expect((await (await as('lab2admin')).post('/api/workflow/syncModel', { ids: id, syncFlag: 1 })).status).toBe(403);
   });
 
   it('distributes chosen base models to chosen labs, flags copies when the base changes, and the lab confirms', async () => {
@@ -306,8 +295,8 @@ describe('public models: sync, distribute, import, confirm updates (code 20000)'
     expect(
       (await lab.post('/api/workflow/issueModel', { ids: (await list('admin'))[0]!.id, orgIds: '3' })).status,
     ).toBe(403);
-    expect(
-      (await (await as('onlyadmin')).post('/api/workflow/issueModel', { ids: pick.id, orgIds: '4' })).status,
-    ).toBe(403);
+    expect((await (await as('onlyadmin')).post('/api/workflow/issueModel', { ids: pick.id, orgIds: '4' })).status).toBe(
+      403,
+    );
   });
 });

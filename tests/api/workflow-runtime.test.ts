@@ -3,7 +3,16 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, tokenFor, type Envelope } from '../support/client';
 import { DEMO_PASSWORD, startSecondProcess, startServer, type TestServer } from '../support/server';
-import { biopsyModel, createFormPage, createRole, createUser, deployXml, modelXml, saveXml, STAFF_PASSWORD } from '../support/workflow';
+import {
+  biopsyModel,
+  createFormPage,
+  createRole,
+  createUser,
+  deployXml,
+  modelXml,
+  saveXml,
+  STAFF_PASSWORD,
+} from '../support/workflow';
 
 /**
  * Deployed models run as a lab uses them (issue 5): routing on form values in the gateway's flow order,
@@ -26,7 +35,15 @@ interface Task {
 let server: TestServer;
 const tokens = new Map<string, string>();
 const as = async (account: string, locale = 'en-US') => {
-  if (!tokens.has(account)) tokens.set(account, await tokenFor(server.url, account, ['admin', 'editor', 'lab2admin'].includes(account) ? DEMO_PASSWORD : STAFF_PASSWORD));
+  if (!tokens.has(account))
+    tokens.set(
+      account,
+      await tokenFor(
+        server.url,
+        account,
+        ['admin', 'editor', 'lab2admin'].includes(account) ? DEMO_PASSWORD : STAFF_PASSWORD,
+      ),
+    );
   return api(server.url, tokens.get(account), locale);
 };
 
@@ -34,26 +51,33 @@ const ids = { grossGroup: 0, diagGroup: 0, grossForm: 0, reviewForm: 0 };
 const BIOPSY = 'rt_biopsy';
 
 async function start(modelKey: string, businessKey: string | null = null, variables: Record<string, unknown> = {}) {
-  const res = await (await as('admin')).post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey, businessKey, variables });
+  const res = await (
+    await as('admin')
+  ).post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey, businessKey, variables });
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
   return res.body.resultObject.processInstanceId;
 }
-const todo = async (account: string, instance: string) => (await (await as(account)).get<Task[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body.resultObject;
+const todo = async (account: string, instance: string) =>
+  (await (await as(account)).get<Task[]>(`/api/workflow/task/todo?processInstanceId=${instance}`)).body.resultObject;
 /** The open tasks of an instance, whoever they wait for. */
 const open = async (instance: string) =>
-  (await (await as('admin')).get<{ tasks: Task[] }>(`/api/workflow/process/${instance}`)).body.resultObject.tasks.map((t) => t.name).sort();
+  (await (await as('admin')).get<{ tasks: Task[] }>(`/api/workflow/process/${instance}`)).body.resultObject.tasks
+    .map((t) => t.name)
+    .sort();
 async function only(account: string, instance: string): Promise<Task> {
   const tasks = await todo(account, instance);
   expect(tasks).toHaveLength(1);
   return tasks[0]!;
 }
-const complete = async (account: string, task: Task, body: object = {}) => (await as(account)).post(`/api/workflow/task/${task.id}/complete`, body);
+const complete = async (account: string, task: Task, body: object = {}) =>
+  (await as(account)).post(`/api/workflow/task/${task.id}/complete`, body);
 async function completeOk(account: string, task: Task, body: object = {}) {
   const res = await complete(account, task, body);
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
 }
 const instanceOf = async (id: string) =>
-  (await (await as('admin')).get<{ status: string; variables: Record<string, unknown> }>(`/api/workflow/process/${id}`)).body.resultObject;
+  (await (await as('admin')).get<{ status: string; variables: Record<string, unknown> }>(`/api/workflow/process/${id}`))
+    .body.resultObject;
 interface History {
   elementId: string;
   event: string;
@@ -62,7 +86,11 @@ interface History {
   targetElementId: string | null;
 }
 const trace = async (id: string) =>
-  (await (await as('admin')).get<{ finished: string[]; active: string[]; history: History[] }>(`/api/workflow/process/${id}/trace`)).body.resultObject;
+  (
+    await (
+      await as('admin')
+    ).get<{ finished: string[]; active: string[]; history: History[] }>(`/api/workflow/process/${id}/trace`)
+  ).body.resultObject;
 
 /** The biopsy flow up to 复核 through the large-specimen branch. */
 async function atReview(): Promise<string> {
@@ -84,10 +112,21 @@ beforeAll(async () => {
   await createUser(admin, 'outsider', []);
   ids.grossForm = await createFormPage(admin, '取材记录单', 'RT_GROSS', [
     { logicalName: 'tumorSize', label: '肿瘤最大径', controlType: 'number', numeric: true, unit: 'cm', required: true },
-    { logicalName: 'site', label: '取材部位', controlType: 'select', required: true, choices: [['SITE_A', '胃窦'], ['SITE_B', '结肠']] },
+    {
+      logicalName: 'site',
+      label: '取材部位',
+      controlType: 'select',
+      required: true,
+      choices: [
+        ['SITE_A', '胃窦'],
+        ['SITE_B', '结肠'],
+      ],
+    },
     { logicalName: 'note', label: '备注', controlType: 'input' },
   ]);
-  ids.reviewForm = await createFormPage(admin, '复核记录单', 'RT_REVIEW', [{ logicalName: 'opinion', label: '复核意见', controlType: 'textarea' }]);
+  ids.reviewForm = await createFormPage(admin, '复核记录单', 'RT_REVIEW', [
+    { logicalName: 'opinion', label: '复核意见', controlType: 'textarea' },
+  ]);
   await deployXml(server.url, tokens.get('admin')!, admin, BIOPSY, biopsyModel(BIOPSY, ids));
 }, 90_000);
 afterAll(() => server?.dispose());
@@ -120,7 +159,11 @@ describe('a lab model with form pages and positions', () => {
   it('refuses form data the task form page does not accept, with a message per control, and changes nothing', async () => {
     const p = await start(BIOPSY);
     const task = await only('gross1', p);
-    const detail = await (await as('gross1')).get<{ form: { elements: { key: string; choices: { value: string; label: string }[] }[] } }>(`/api/workflow/task/${task.id}`);
+    const detail = await (
+      await as('gross1')
+    ).get<{ form: { elements: { key: string; choices: { value: string; label: string }[] }[] } }>(
+      `/api/workflow/task/${task.id}`,
+    );
     expect(detail.body.resultObject.form.elements.map((e) => e.key)).toEqual(['tumorSize', 'site', 'note']);
     expect(detail.body.resultObject.form.elements[1]!.choices).toEqual([
       { value: 'SITE_A', label: '胃窦' },
@@ -155,7 +198,9 @@ describe('task lists and claiming', () => {
     const first = await start(BIOPSY, 'RT-BK-1');
     const second = await start(BIOPSY, 'RT-BK-2');
     const byKey = async (businessKey: string) =>
-      (await (await as('gross1')).get<Task[]>(`/api/workflow/task/todo?businessKey=${businessKey}`)).body.resultObject.map((t) => [t.instanceId, t.businessKey, t.name]);
+      (
+        await (await as('gross1')).get<Task[]>(`/api/workflow/task/todo?businessKey=${businessKey}`)
+      ).body.resultObject.map((t) => [t.instanceId, t.businessKey, t.name]);
     expect(await byKey('RT-BK-1')).toEqual([[first, 'RT-BK-1', '取材']]);
     expect(await byKey('RT-BK-2')).toEqual([[second, 'RT-BK-2', '取材']]);
     // A business key is matched whole: no instance is called RT-BK.
@@ -189,7 +234,9 @@ describe('task lists and claiming', () => {
 
 /** The task sent back is closed as a rollback of that kind, and the history names who sent it where. */
 async function expectRolledBack(p: string, task: Task, kind: string, targetElementId: string) {
-  const done = (await (await as('diag1')).get<Task[]>('/api/workflow/task/done')).body.resultObject.find((t) => t.id === task.id)!;
+  const done = (await (await as('diag1')).get<Task[]>('/api/workflow/task/done')).body.resultObject.find(
+    (t) => t.id === task.id,
+  )!;
   expect([done.status, done.result]).toEqual(['rollback', kind]);
   const entries = (await trace(p)).history.filter((h) => h.event === 'rollback');
   expect(entries.at(-1)).toMatchObject({ elementId: task.elementId, result: kind, userName: 'diag1', targetElementId });
@@ -199,16 +246,25 @@ describe('rollbacks', () => {
   it('rollback_last returns to the task before, records it, and the flow goes on from there', async () => {
     const p = await atReview();
     const review = await only('diag1', p);
-    const detail = await (await as('diag1')).get<{ rollbackTargets: { elementId: string; name: string }[] }>(`/api/workflow/task/${review.id}`);
+    const detail = await (
+      await as('diag1')
+    ).get<{ rollbackTargets: { elementId: string; name: string }[] }>(`/api/workflow/task/${review.id}`);
     expect(detail.body.resultObject.rollbackTargets.map((t) => t.name)).toEqual(['取材', '大标本制片']);
 
     const back = await complete('diag1', review, { result: 'rollback_last', variables: { opinion: '切片不清' } });
     expect(back.body.resultMessage).toBe('Task sent back');
     expect(await open(p)).toEqual(['大标本制片']);
-    const done = (await (await as('diag1')).get<Task[]>('/api/workflow/task/done')).body.resultObject.find((t) => t.id === review.id)!;
+    const done = (await (await as('diag1')).get<Task[]>('/api/workflow/task/done')).body.resultObject.find(
+      (t) => t.id === review.id,
+    )!;
     expect([done.status, done.result]).toEqual(['rollback', 'rollback_last']);
     const rollback = (await trace(p)).history.find((h) => h.event === 'rollback')!;
-    expect(rollback).toMatchObject({ elementId: 'review', result: 'rollback_last', userName: 'diag1', targetElementId: 'largeSlide' });
+    expect(rollback).toMatchObject({
+      elementId: 'review',
+      result: 'rollback_last',
+      userName: 'diag1',
+      targetElementId: 'largeSlide',
+    });
 
     // The slide task done again leads to 复核 again, and a pass finishes the flow.
     await completeOk('diag1', await only('diag1', p));
@@ -225,7 +281,10 @@ describe('rollbacks', () => {
     const first = await only('gross1', p);
     expect(first.name).toBe('取材');
     await expectRolledBack(p, review, 'rollback_start', 'grossing');
-    const nowhere = await complete('gross1', first, { result: 'rollback_start', variables: { tumorSize: 1, site: 'SITE_A' } });
+    const nowhere = await complete('gross1', first, {
+      result: 'rollback_start',
+      variables: { tumorSize: 1, site: 'SITE_A' },
+    });
     expect(nowhere.status).toBe(400);
     expect(nowhere.body.resultMessage).toBe('There is no earlier task to send it back to');
     expect((await complete('gross1', first, { result: 'rollback_last' })).status).toBe(400);
@@ -240,7 +299,10 @@ describe('rollbacks', () => {
     const missing = await complete('diag1', review, { result: 'rollback_define' });
     expect([missing.status, missing.body.resultMessage]).toEqual([400, 'Choose the task to send it back to']);
     const unreached = await complete('diag1', review, { result: 'rollback_define', targetElementId: 'signOut' });
-    expect([unreached.status, unreached.body.resultMessage]).toEqual([400, 'Cannot send it back to "signOut": the process has not reached that task']);
+    expect([unreached.status, unreached.body.resultMessage]).toEqual([
+      400,
+      'Cannot send it back to "signOut": the process has not reached that task',
+    ]);
     expect(await open(p)).toEqual(['复核']);
 
     await completeOk('diag1', review, { result: 'rollback_define', targetElementId: 'grossing' });
@@ -323,18 +385,50 @@ describe('deployments and versions', () => {
     // Tasks in a row between start and end, without candidates: the organisation's admins work them.
     const xml = (tasks: [string, string][]) => {
       const ids = ['start', ...tasks.map(([id]) => id), 'end'];
-      const nodes = [{ id: 'start', kind: 'startEvent' as const }, ...tasks.map(([id, name]) => ({ id, kind: 'userTask' as const, name })), { id: 'end', kind: 'endEvent' as const }];
-      return modelXml(key, '版本流程', nodes, ids.slice(1).map((to, i) => ({ id: `f${i}`, from: ids[i]!, to })));
+      const nodes = [
+        { id: 'start', kind: 'startEvent' as const },
+        ...tasks.map(([id, name]) => ({ id, kind: 'userTask' as const, name })),
+        { id: 'end', kind: 'endEvent' as const },
+      ];
+      return modelXml(
+        key,
+        '版本流程',
+        nodes,
+        ids.slice(1).map((to, i) => ({ id: `f${i}`, from: ids[i]!, to })),
+      );
     };
-    const modelId = await deployXml(server.url, token, admin, key, xml([['accept', '接收'], ['diagnose', '初诊']]), 4);
+    const modelId = await deployXml(
+      server.url,
+      token,
+      admin,
+      key,
+      xml([
+        ['accept', '接收'],
+        ['diagnose', '初诊'],
+      ]),
+      4,
+    );
     const old = await start(key, 'RT-VER-1');
 
     // Version 2 renames the second task and adds a third.
-    await saveXml(server.url, token, modelId, xml([['accept', '接收'], ['diagnose', '会诊'], ['sign', '签发']]));
+    await saveXml(
+      server.url,
+      token,
+      modelId,
+      xml([
+        ['accept', '接收'],
+        ['diagnose', '会诊'],
+        ['sign', '签发'],
+      ]),
+    );
     const redeployed = await admin.get<{ version: number }>(`/api/workflow/model/deploy?modelId=${modelId}`);
     expect(redeployed.body.resultCode, redeployed.body.resultMessage).toBe(200);
     const fresh = await start(key, 'RT-VER-2');
-    const listed = (await admin.get<{ records: { businessKey: string; version: number }[] }>(`/api/workflow/process/list?processKey=${key}`)).body.resultObject.records;
+    const listed = (
+      await admin.get<{ records: { businessKey: string; version: number }[] }>(
+        `/api/workflow/process/list?processKey=${key}`,
+      )
+    ).body.resultObject.records;
     expect(listed.map((r) => [r.businessKey, r.version]).sort()).toEqual([
       ['RT-VER-1', 1],
       ['RT-VER-2', 2],
@@ -357,13 +451,25 @@ describe('the workflow manager', () => {
   it('lists deployments and instances of the caller organisation only', async () => {
     const admin = await as('admin');
     const p = await start(BIOPSY, 'RT-LIST-1');
-    const deployments = (await admin.get<{ key: string; version: number; running: number }[]>('/api/workflow/deployments')).body.resultObject;
+    const deployments = (
+      await admin.get<{ key: string; version: number; running: number }[]>('/api/workflow/deployments')
+    ).body.resultObject;
     expect(deployments.find((d) => d.key === BIOPSY)).toMatchObject({ version: 1 });
-    const list = await admin.get<{ records: { id: string; businessKey: string; status: string; currentTasks: string[] }[] }>('/api/workflow/process/list?businessKey=RT-LIST');
-    expect(list.body.resultObject.records.map((r) => [r.id, r.status, r.currentTasks])).toEqual([[p, 'running', ['取材']]]);
+    const list = await admin.get<{
+      records: { id: string; businessKey: string; status: string; currentTasks: string[] }[];
+    }>('/api/workflow/process/list?businessKey=RT-LIST');
+    expect(list.body.resultObject.records.map((r) => [r.id, r.status, r.currentTasks])).toEqual([
+      [p, 'running', ['取材']],
+    ]);
     const lab2 = await as('lab2admin');
-    expect((await lab2.get<unknown[]>('/api/workflow/deployments')).body.resultObject.some((d) => (d as { key: string }).key === BIOPSY)).toBe(false);
-    expect((await lab2.get<{ total: number }>('/api/workflow/process/list?businessKey=RT-LIST')).body.resultObject.total).toBe(0);
+    expect(
+      (await lab2.get<unknown[]>('/api/workflow/deployments')).body.resultObject.some(
+        (d) => (d as { key: string }).key === BIOPSY,
+      ),
+    ).toBe(false);
+    expect(
+      (await lab2.get<{ total: number }>('/api/workflow/process/list?businessKey=RT-LIST')).body.resultObject.total,
+    ).toBe(0);
     expect((await lab2.get(`/api/workflow/process/${p}/trace`)).status).toBe(404);
   });
 
@@ -376,7 +482,10 @@ describe('the workflow manager', () => {
     expect(suspended.body.resultCode, suspended.body.resultMessage).toBe(200);
     expect((await only('gross1', p)).instanceStatus).toBe('suspended');
     const refused = await complete('gross1', task, { variables: { tumorSize: 1, site: 'SITE_A' } });
-    expect([refused.status, refused.body.resultMessage]).toEqual([409, 'The process instance is suspended; its tasks can be completed once it is resumed']);
+    expect([refused.status, refused.body.resultMessage]).toEqual([
+      409,
+      'The process instance is suspended; its tasks can be completed once it is resumed',
+    ]);
     expect(await open(p)).toEqual(['取材']);
 
     expect((await (await as('admin')).post(`/api/workflow/process/${p}/resume`)).status).toBe(200);
@@ -397,12 +506,18 @@ describe('specimens start process instances', () => {
     purposes: number[];
   }
   async function purposeOf(category: string): Promise<number> {
-    const page = (await (await as('admin')).get<{ records: { id: number; category: string }[] }>('/api/resources/inspectionPurpose?size=100')).body.resultObject;
+    const page = (
+      await (
+        await as('admin')
+      ).get<{ records: { id: number; category: string }[] }>('/api/resources/inspectionPurpose?size=100')
+    ).body.resultObject;
     return page.records.find((r) => r.category === category)!.id;
   }
   async function specimen(barcode: string, purposes: number[]): Promise<Rec> {
     const admin = await as('admin');
-    const one = async (resource: string) => (await admin.get<{ records: { id: number }[] }>(`/api/resources/${resource}?size=1`)).body.resultObject.records[0]!.id;
+    const one = async (resource: string) =>
+      (await admin.get<{ records: { id: number }[] }>(`/api/resources/${resource}?size=1`)).body.resultObject
+        .records[0]!.id;
     const res = await admin.post<Rec>('/api/resources/specialEntry', {
       barcode,
       patientName: '王测试',
@@ -416,7 +531,10 @@ describe('specimens start process instances', () => {
     expect(res.body.resultCode, res.body.resultMessage).toBe(200);
     return res.body.resultObject;
   }
-  const startFor = async (rec: Rec, account = 'admin') => (await as(account)).post<{ processInstanceId: string; businessKey: string }>(`/api/workflow/specimen/${rec.id}/start`);
+  const startFor = async (rec: Rec, account = 'admin') =>
+    (await as(account)).post<{ processInstanceId: string; businessKey: string }>(
+      `/api/workflow/specimen/${rec.id}/start`,
+    );
 
   it('starts the newest deployed model of the specimen category, once per barcode', async () => {
     const histology = await specimen('RT26110001', [await purposeOf('3')]);
@@ -428,19 +546,28 @@ describe('specimens start process instances', () => {
     expect(instance.variables).toMatchObject({ barcode: 'RT26110001', patientName: '王测试', entryReason: 'late' });
     expect(await open(p)).toEqual(['取材']);
     const twice = await startFor(histology);
-    expect([twice.status, twice.body.resultMessage]).toEqual([409, 'A process instance for this barcode is already running']);
+    expect([twice.status, twice.body.resultMessage]).toEqual([
+      409,
+      'A process instance for this barcode is already running',
+    ]);
   });
 
   it('refuses a category without a deployed model, purposes of several categories, and users the screen does not allow', async () => {
     const microbiology = await specimen('RT26110002', [await purposeOf('2')]);
     const none = await startFor(microbiology);
-    expect([none.status, none.body.resultMessage]).toEqual([400, 'No process model of category "Special inspection" has been deployed']);
+    expect([none.status, none.body.resultMessage]).toEqual([
+      400,
+      'No process model of category "Special inspection" has been deployed',
+    ]);
     const mixed = await specimen('RT26110003', [await purposeOf('1'), await purposeOf('3')]);
     const several = await startFor(mixed);
     expect(several.status).toBe(400);
     expect(several.body.resultMessage).toMatch(/several categories \(General inspection、Histopathology\)/);
     expect((await startFor(microbiology, 'editor')).status).toBe(403);
-    expect((await (await as('admin')).get<{ total: number }>('/api/workflow/process/list?businessKey=RT2611000')).body.resultObject.total).toBe(1);
+    expect(
+      (await (await as('admin')).get<{ total: number }>('/api/workflow/process/list?businessKey=RT2611000')).body
+        .resultObject.total,
+    ).toBe(1);
   });
 });
 
@@ -495,12 +622,19 @@ describe('crashes and several server processes', () => {
     for (const instance of instances) expect(['first', 'second']).toContain(byInstance.get(instance));
     for (const instance of acknowledged) expect(byInstance.get(instance)).toBe('second');
     // Work goes on after the crash: the rest complete normally.
-    for (const task of waiting.filter((t) => t.elementId === 'first').slice(0, 3)) expect((await complete('admin', task)).status).toBe(200);
+    for (const task of waiting.filter((t) => t.elementId === 'first').slice(0, 3))
+      expect((await complete('admin', task)).status).toBe(200);
   }, 90_000);
 
   it('sibling tasks completed at once never deadlock: a 60 % pass weight ends the loop and refuses the rest', async () => {
     const admin = await as('admin');
-    const xml = readFileSync(path.resolve(import.meta.dirname, '../../../shared/fixtures/activiti/MultiInstanceTest.testParallelUserTasksCompletionCondition.bpmn20.xml'), 'utf8');
+    const xml = readFileSync(
+      path.resolve(
+        import.meta.dirname,
+        '../../../shared/fixtures/activiti/MultiInstanceTest.testParallelUserTasksCompletionCondition.bpmn20.xml',
+      ),
+      'utf8',
+    );
     await deployXml(server.url, tokens.get('admin')!, admin, 'miParallelUserTasksCompletionCondition', xml, 4);
     for (let i = 0; i < 3; i++) {
       const p = await start('miParallelUserTasksCompletionCondition');
@@ -513,30 +647,41 @@ describe('crashes and several server processes', () => {
     }
   });
 
-  it.skipIf(!process.env.TEST_DATABASE_URL)('two server processes on one PostgreSQL completing the same task at once: exactly one succeeds', async () => {
-    const second = await startSecondProcess(server);
-    try {
-      const other = api(second.url, await tokenFor(second.url, 'diag2', STAFF_PASSWORD), 'en-US');
-      for (let i = 0; i < 6; i++) {
-        const p = await atReview();
-        const task = await only('diag1', p);
-        const [here, there] = await Promise.all([complete('diag1', task, { result: 'pass' }), other.post(`/api/workflow/task/${task.id}/complete`, { result: 'pass' })]);
-        expect([here.status, there.status].sort()).toEqual([200, 409]);
-        // Exactly one 签发 task: the instance moved on once.
-        expect(await open(p)).toEqual(['签发']);
-        const history = (await trace(p)).history.filter((h) => h.elementId === 'review' && h.event === 'complete');
-        expect(history).toHaveLength(1);
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'two server processes on one PostgreSQL completing the same task at once: exactly one succeeds',
+    async () => {
+      const second = await startSecondProcess(server);
+      try {
+        const other = api(second.url, await tokenFor(second.url, 'diag2', STAFF_PASSWORD), 'en-US');
+        for (let i = 0; i < 6; i++) {
+          const p = await atReview();
+          const task = await only('diag1', p);
+          const [here, there] = await Promise.all([
+            complete('diag1', task, { result: 'pass' }),
+            other.post(`/api/workflow/task/${task.id}/complete`, { result: 'pass' }),
+          ]);
+          expect([here.status, there.status].sort()).toEqual([200, 409]);
+          // Exactly one 签发 task: the instance moved on once.
+          expect(await open(p)).toEqual(['签发']);
+          const history = (await trace(p)).history.filter((h) => h.elementId === 'review' && h.event === 'complete');
+          expect(history).toHaveLength(1);
+        }
+      } finally {
+        await second.dispose();
       }
-    } finally {
-      await second.dispose();
-    }
-  }, 120_000);
+    },
+    120_000,
+  );
 });
 
 describe('form data operation (spec 7.6)', () => {
   it('answers a page with its controls, saves filled-in data checked like a task form, and lists it back', async () => {
     const admin = await as('admin');
-    const info = await admin.get<{ pageName: string; tableName: string; elements: { key: string; controlType: string }[] }>(`/api/form/getFormInfo?id=${ids.grossForm}`);
+    const info = await admin.get<{
+      pageName: string;
+      tableName: string;
+      elements: { key: string; controlType: string }[];
+    }>(`/api/form/getFormInfo?id=${ids.grossForm}`);
     expect(info.body.resultObject).toMatchObject({ pageName: '取材记录单', tableName: 'rt_gross' });
     expect(info.body.resultObject.elements.map((e) => [e.key, e.controlType])).toEqual([
       ['tumorSize', 'number'],
@@ -544,20 +689,37 @@ describe('form data operation (spec 7.6)', () => {
       ['note', 'input'],
     ]);
 
-    const saved = await admin.post<{ id: string }>('/api/form/insertFormData', { formId: ids.grossForm, testItemId: 'T1', data: { tumorSize: 1.5, site: 'SITE_B', stray: 'x' } });
+    const saved = await admin.post<{ id: string }>('/api/form/insertFormData', {
+      formId: ids.grossForm,
+      testItemId: 'T1',
+      data: { tumorSize: 1.5, site: 'SITE_B', stray: 'x' },
+    });
     expect(saved.body.resultCode, saved.body.resultMessage).toBe(200);
     const bad = await admin.post('/api/form/insertFormData', { formId: ids.grossForm, data: { tumorSize: 'x' } });
     expect(bad.status).toBe(400);
     expect(bad.body.resultMessage).toBe('肿瘤最大径 (cm) must be a number');
     // A list is saved whole or not at all.
-    const list = await admin.post(`/api/form/insertFormDataList/${ids.grossForm}`, [{ data: { tumorSize: 2, site: 'SITE_A' } }, { data: { site: 'SITE_A' } }]);
+    const list = await admin.post(`/api/form/insertFormDataList/${ids.grossForm}`, [
+      { data: { tumorSize: 2, site: 'SITE_A' } },
+      { data: { site: 'SITE_A' } },
+    ]);
     expect(list.status).toBe(400);
 
-    const rows = await admin.get<{ records: { data: Record<string, unknown>; testItemId: string; createdBy: string }[]; total: number }>('/api/form/findTbAllData?tableName=rt_gross');
+    const rows = await admin.get<{
+      records: { data: Record<string, unknown>; testItemId: string; createdBy: string }[];
+      total: number;
+    }>('/api/form/findTbAllData?tableName=rt_gross');
     expect(rows.body.resultObject.total).toBe(1);
-    expect(rows.body.resultObject.records[0]).toMatchObject({ data: { tumorSize: 1.5, site: 'SITE_B' }, testItemId: 'T1', createdBy: '系统管理员' });
+    expect(rows.body.resultObject.records[0]).toMatchObject({
+      data: { tumorSize: 1.5, site: 'SITE_B' },
+      testItemId: 'T1',
+      createdBy: '系统管理员',
+    });
     expect(rows.body.resultObject.records[0]!.data).not.toHaveProperty('stray');
     expect((await (await as('lab2admin')).get(`/api/form/getFormInfo?id=${ids.grossForm}`)).status).toBe(404);
-    expect((await (await as('lab2admin')).get<{ total: number }>('/api/form/findTbAllData?tableName=rt_gross')).body.resultObject.total).toBe(0);
+    expect(
+      (await (await as('lab2admin')).get<{ total: number }>('/api/form/findTbAllData?tableName=rt_gross')).body
+        .resultObject.total,
+    ).toBe(0);
   });
 });

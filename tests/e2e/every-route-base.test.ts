@@ -15,21 +15,29 @@ const run = serverAndBrowser();
 const HAND_WRITTEN = '/groupManager/publicWorkflow/workflowDesign';
 
 describe('every public-platform route of spec 2.2', () => {
-  it('opens for the base organisation administrator with its rows and create dialog, and no console error', { timeout: 300_000 }, async () => {
-    const basic = LEAVES.filter((l) => l.basic);
-    expect(basic.length).toBeGreaterThan(10);
-    const { page, consoleErrors } = await newPage(run.browser);
-    await signIn(page, run.server.url, 'baseadmin');
-    const seen = new Set<string>();
-    const outcomes = new Map<string, Outcome>();
-    expect(await visitAll(page, { role: 'admin', labType: 'base' }, consoleErrors, basic, seen, outcomes)).toEqual([]);
+  it(
+    'opens for the base organisation administrator with its rows and create dialog, and no console error',
+    { timeout: 300_000 },
+    async () => {
+      const basic = LEAVES.filter((l) => l.basic);
+      expect(basic.length).toBeGreaterThan(10);
+      const { page, consoleErrors } = await newPage(run.browser);
+      await signIn(page, run.server.url, 'baseadmin');
+      const seen = new Set<string>();
+      const outcomes = new Map<string, Outcome>();
+      expect(await visitAll(page, { role: 'admin', labType: 'base' }, consoleErrors, basic, seen, outcomes)).toEqual(
+        [],
+      );
 
-    // Each route is in the base administrator's sidebar, and each screen went as far as its create
-    // dialog: no route passed only because the schema let nobody create there.
-    expect(basic.filter((l) => !seen.has(l.path)).map((l) => l.path)).toEqual([]);
-    const expected = new Map<string, Outcome>(basic.map((l) => [l.path, l.path === HAND_WRITTEN ? 'page' : 'created']));
-    expect(outcomes).toEqual(expected);
-    expect(consoleErrors).toEqual([]);
-    await page.context().close();
-  });
+      // Each route is in the base administrator's sidebar, and each screen went as far as its create
+      // dialog: no route passed only because the schema let nobody create there.
+      expect(basic.filter((l) => !seen.has(l.path)).map((l) => l.path)).toEqual([]);
+      const expected = new Map<string, Outcome>(
+        basic.map((l) => [l.path, l.path === HAND_WRITTEN ? 'page' : 'created']),
+      );
+      expect(outcomes).toEqual(expected);
+      expect(consoleErrors).toEqual([]);
+      await page.context().close();
+    },
+  );
 });

@@ -8,14 +8,18 @@ import { LEAVES, visitAll } from '../support/every-route';
 const run = serverAndBrowser();
 
 describe('every route of spec 2.2', () => {
-  it('opens for the administrator with its rows and create dialog, or its hand-written page, and no console error', { timeout: 600_000 }, async () => {
-    expect(LEAVES.length).toBeGreaterThan(100);
-    const { page, consoleErrors } = await newPage(run.browser);
-    await signIn(page, run.server.url, 'admin');
-    const seen = new Set<string>();
-    expect(await visitAll(page, { role: 'admin', labType: 'main' }, consoleErrors, LEAVES, seen)).toEqual([]);
-    // visitAll names console errors per route; this also catches those of the sign-in before it.
-    expect(consoleErrors).toEqual([]);
-    await page.context().close();
-  });
+  it(
+    'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error',
+    { timeout: 600_000 },
+    async () => {
+      expect(LEAVES.length).toBeGreaterThan(100);
+      const { page, consoleErrors } = await newPage(run.browser);
+      await signIn(page, run.server.url, 'admin');
+      const seen = new Set<string>();
+      expect(await visitAll(page, { role: 'admin', labType: 'main' }, consoleErrors, LEAVES, seen)).toEqual([]);
+      // visitAll names console errors per route; this also catches those of the sign-in before it.
+      expect(consoleErrors).toEqual([]);
+      await page.context().close();
+    },
+  );
 });

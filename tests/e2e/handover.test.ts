@@ -30,7 +30,8 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-const row = (page: Page) => page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: handoverNo });
+const row = (page: Page) =>
+  page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: handoverNo });
 const confirmDialog = (page: Page) => page.locator('.command-dialog');
 
 /** The file a click downloads, as bytes, with the name the browser saves it under. */
@@ -51,7 +52,9 @@ describe('handover in the browser (spec 7.2)', () => {
     await page.locator('#root_userAccount').fill('editor');
     await page.locator('#root_passwd').fill('not-the-password');
     expect(await page.locator('#root_passwd').getAttribute('type')).toBe('password');
-    await confirmDialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await confirmDialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await page.getByText('用户名或密码错误，再错4次账号将被锁定').waitFor();
     expect(await confirmDialog(page).count()).toBe(1);
     await row(page).getByText('待交接').waitFor();
@@ -59,7 +62,11 @@ describe('handover in the browser (spec 7.2)', () => {
     // The right one receives; the printed slip comes back as the answer.
     await page.locator('#root_passwd').fill(DEMO_PASSWORD);
     await page.locator('#root_missing').fill('E2E0002');
-    const slip = await downloadOf(page, () => confirmDialog(page).getByRole('button', { name: /确\s*定/ }).click());
+    const slip = await downloadOf(page, () =>
+      confirmDialog(page)
+        .getByRole('button', { name: /确\s*定/ })
+        .click(),
+    );
     expect(slip.name).toBe(`标本交接单_${handoverNo}.pdf`);
     expect(pdfText(slip.body)).toContain(handoverNo);
     await confirmDialog(page).waitFor({ state: 'detached' });
@@ -73,7 +80,9 @@ describe('handover in the browser (spec 7.2)', () => {
     expect(text).toContain(handoverNo);
     expect(text).toContain('缺失：E2E0002');
     const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-    const stored = (await admin.get<{ records: Record<string, unknown>[] }>(`/api/resources/handoverRecord?handoverNo=${handoverNo}`)).body.resultObject.records[0]!;
+    const stored = (
+      await admin.get<{ records: Record<string, unknown>[] }>(`/api/resources/handoverRecord?handoverNo=${handoverNo}`)
+    ).body.resultObject.records[0]!;
     expect(stored).toMatchObject({ status: 'discrepancy', receivedByAccount: 'editor' });
     // The browser logs the refused try (400) itself; nothing else went wrong.
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);

@@ -19,7 +19,8 @@ describe('signing in through the real page', () => {
     const entryCalls: string[] = [];
     page.on('request', (r) => {
       const path = new URL(r.url()).pathname;
-      if (['/api/ui/menu', '/api/dictionary/all', '/api/organization/getUserLabType'].includes(path)) entryCalls.push(path);
+      if (['/api/ui/menu', '/api/dictionary/all', '/api/organization/getUserLabType'].includes(path))
+        entryCalls.push(path);
     });
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(/\/login\?redirect=%2Fdashboard/);

@@ -37,7 +37,12 @@ const kindsScreen = {
     { key: 'email', type: 'email', label: label('邮箱', 'E-mail') },
     { key: 'period', type: 'dateRange', label: label('有效期', 'Valid') },
     { key: 'node', type: 'tree', label: label('所属节点', 'Node'), tree: { resource: 'kindNode' } },
-    { key: 'tags', type: 'reference', label: label('关联节点', 'Linked nodes'), reference: { resource: 'kindNode', multiple: true } },
+    {
+      key: 'tags',
+      type: 'reference',
+      label: label('关联节点', 'Linked nodes'),
+      reference: { resource: 'kindNode', multiple: true },
+    },
     { key: 'photo', type: 'image', label: label('图片', 'Picture') },
     { key: 'report', type: 'file', label: label('附件', 'Attachment') },
     {
@@ -66,7 +71,14 @@ const kindsScreen = {
         method: 'DELETE',
       },
     ],
-    batch: [{ kind: 'command', name: 'voidMany', label: label('批量作废', 'Void selected'), endpoint: '/api/resources/fieldKind/batchDelete' }],
+    batch: [
+      {
+        kind: 'command',
+        name: 'voidMany',
+        label: label('批量作废', 'Void selected'),
+        endpoint: '/api/resources/fieldKind/batchDelete',
+      },
+    ],
   },
   dialog: { width: 900, columns: 2 },
 };
@@ -86,7 +98,13 @@ const lotScreen = {
   fields: [
     { key: 'lotNo', type: 'text', label: label('批号', 'Lot'), required: true, sortable: true },
     { key: 'department', type: 'reference', label: label('领用科室', 'Used by'), reference: { resource: 'kindNode' } },
-    { key: 'concentration', type: 'number', label: label('浓度(mg/ml)', 'Concentration (mg/ml)'), minimum: 0, precision: 3 },
+    {
+      key: 'concentration',
+      type: 'number',
+      label: label('浓度(mg/ml)', 'Concentration (mg/ml)'),
+      minimum: 0,
+      precision: 3,
+    },
     { key: 'expiry', type: 'date', label: label('有效期至', 'Expires') },
     { key: 'storage', type: 'enum', label: label('储存条件', 'Storage'), dictionary: '试剂储存条件' },
     {
@@ -97,7 +115,12 @@ const lotScreen = {
       visibleWhen: { field: 'storage', op: 'eq', value: 'FROZEN' },
     },
     { key: 'opened', type: 'boolean', label: label('已开封', 'Opened') },
-    { key: 'openedAt', type: 'datetime', label: label('开封时间', 'Opened at'), enabledWhen: { field: 'opened', op: 'eq', value: true } },
+    {
+      key: 'openedAt',
+      type: 'datetime',
+      label: label('开封时间', 'Opened at'),
+      enabledWhen: { field: 'opened', op: 'eq', value: true },
+    },
     { key: 'remark', type: 'textarea', label: label('备注', 'Remarks'), form: { span: 2 } },
   ],
   list: { defaultSort: { field: 'lotNo', order: 'asc' } },
@@ -108,7 +131,10 @@ const lotScreen = {
 const LOTS = '/laboratoryManager/basic/reagentLots';
 
 // A 1×1 PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 
 let server: TestServer;
 let browser: Browser;
@@ -133,7 +159,8 @@ afterAll(async () => {
 
 const dialog = (page: Page) => page.locator('.record-dialog');
 const rows = (page: Page) => page.locator('.screen-page .ant-table-tbody tr.ant-table-row');
-const fieldOf = (page: Page, key: string) => page.locator('.screen-field').filter({ has: page.locator(`label[for="root_${key}"]`) });
+const fieldOf = (page: Page, key: string) =>
+  page.locator('.screen-field').filter({ has: page.locator(`label[for="root_${key}"]`) });
 
 describe('every field type of a screen, its commands and a schema changed on disk', () => {
   it('edits and shows each field type, runs commands, and takes a new schema without reload', async () => {
@@ -164,16 +191,22 @@ describe('every field type of a screen, its commands and a schema changed on dis
     await page.locator('.ant-select-item-option[title="病理科"]').click();
     await page.locator('.ant-select-item-option[title="免疫组化室"]').click();
     await page.keyboard.press('Escape');
-    await fieldOf(page, 'photo').locator('input[type=file]').setInputFiles({ name: 'slide.png', mimeType: 'image/png', buffer: PNG });
+    await fieldOf(page, 'photo')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'slide.png', mimeType: 'image/png', buffer: PNG });
     await fieldOf(page, 'photo').locator('img').waitFor();
-    await fieldOf(page, 'report').locator('input[type=file]').setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('HE 染色 合格') });
+    await fieldOf(page, 'report')
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'report.txt', mimeType: 'text/plain', buffer: Buffer.from('HE 染色 合格') });
     await fieldOf(page, 'report').getByText('下载').waitFor();
     await fieldOf(page, 'steps').getByTitle('Add Item').click();
     await page.locator('#root_steps_0_step').fill('取材');
     await page.locator('#root_steps_0_minutes').fill('15');
     await fieldOf(page, 'steps').getByTitle('Add Item').click();
     await page.locator('#root_steps_1_step').fill('制片');
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
 
     // Read views in the list.
@@ -188,8 +221,13 @@ describe('every field type of a screen, its commands and a schema changed on dis
     expect(await alpha.locator('img').getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     expect(await alpha.getByText('下载').getAttribute('href')).toMatch(/^data:text\/plain;base64,/);
     const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-    const stored = (await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/fieldKind?title=Alpha')).body.resultObject.records[0]!;
-    expect(stored).toMatchObject({ price: 12.5, period: ['2026-01-01', '2026-01-31'], steps: [{ step: '取材', minutes: 15 }, { step: '制片' }] });
+    const stored = (await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/fieldKind?title=Alpha'))
+      .body.resultObject.records[0]!;
+    expect(stored).toMatchObject({
+      price: 12.5,
+      period: ['2026-01-01', '2026-01-31'],
+      steps: [{ step: '取材', minutes: 15 }, { step: '制片' }],
+    });
 
     // Edit views show what was stored.
     await alpha.getByRole('button', { name: /编\s*辑/ }).click();
@@ -199,7 +237,9 @@ describe('every field type of a screen, its commands and a schema changed on dis
     expect(await page.locator('#root_steps_1_step').inputValue()).toBe('制片');
     await fieldOf(page, 'photo').locator('img').waitFor();
     await page.locator('#root_title').fill('Alpha 2');
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
     await rows(page).filter({ hasText: 'Alpha 2' }).waitFor();
 
@@ -227,7 +267,10 @@ describe('every field type of a screen, its commands and a schema changed on dis
     const alpha2 = rows(page).filter({ hasText: 'Alpha 2' });
     await alpha2.getByRole('button', { name: '作废' }).click();
     await page.locator('.ant-modal-confirm').getByText('确认作废该记录？').waitFor();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await eventually(() => alpha2.getByRole('button', { name: '作废' }).getAttribute('aria-busy')).toBe('true');
     expect(await alpha2.getByRole('button', { name: '作废' }).isDisabled()).toBe(true);
     expect(await page.getByRole('button', { name: '批量作废' }).isDisabled()).toBe(true);
@@ -320,16 +363,23 @@ describe('a screen added at run time with the remaining field types and predicat
     await page.keyboard.type('2026-12-31');
     await page.keyboard.press('Enter');
     await page.locator('#root_remark').fill('开封后避光保存\n两周内用完');
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
 
     // The row reads each value as the user chose it: the dictionary's and the referenced record's labels.
     const lot = rows(page).filter({ hasText: 'L-2026-001' });
     await lot.waitFor();
-    for (const shown of ['免疫组化室', '0.125', '2026-12-31', '冷冻 -20℃', '2026-03-01 08:30:00', '开封后避光保存']) await lot.getByText(shown).waitFor();
+    for (const shown of ['免疫组化室', '0.125', '2026-12-31', '冷冻 -20℃', '2026-03-01 08:30:00', '开封后避光保存'])
+      await lot.getByText(shown).waitFor();
     await lot.locator('td').filter({ hasText: /^2$/ }).waitFor();
-    const department = (await admin.get<{ records: { id: number }[] }>(`/api/resources/kindNode?name=${encodeURIComponent('免疫组化室')}`)).body.resultObject.records[0]!.id;
-    const stored = (await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/reagentLot?lotNo=L-2026-001')).body.resultObject.records;
+    const department = (
+      await admin.get<{ records: { id: number }[] }>(`/api/resources/kindNode?name=${encodeURIComponent('免疫组化室')}`)
+    ).body.resultObject.records[0]!.id;
+    const stored = (
+      await admin.get<{ records: Record<string, unknown>[] }>('/api/resources/reagentLot?lotNo=L-2026-001')
+    ).body.resultObject.records;
     expect(stored).toEqual([
       expect.objectContaining({
         lotNo: 'L-2026-001',
@@ -359,7 +409,10 @@ describe('a screen added at run time with the remaining field types and predicat
   });
 
   it('fits the list page to the window less 105 px: rows scroll inside the table, the pager stays in view', async () => {
-    for (let n = 1; n <= 30; n++) expect((await admin.post('/api/resources/reagentLot', { lotNo: `H-${String(n).padStart(2, '0')}` })).status).toBe(200);
+    for (let n = 1; n <= 30; n++)
+      expect((await admin.post('/api/resources/reagentLot', { lotNo: `H-${String(n).padStart(2, '0')}` })).status).toBe(
+        200,
+      );
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, LOTS);
     await rows(page).filter({ hasText: 'H-30' }).waitFor({ state: 'attached' });
@@ -421,27 +474,34 @@ describe('a large page of a narrow screen', () => {
       { key: 'name', type: 'text', label: label('名称', 'Name') },
     ],
     list: { pageSizes: [100], defaultSort: { field: 'code', order: 'asc' }, selection: 'multiple' },
-    actions: { toolbar: [{ kind: 'create' }], row: [{ kind: 'edit' }, { kind: 'delete' }], batch: [{ kind: 'delete' }] },
+    actions: {
+      toolbar: [{ kind: 'create' }],
+      row: [{ kind: 'edit' }, { kind: 'delete' }],
+      batch: [{ kind: 'delete' }],
+    },
   };
 
   it('keeps the selection and action columns their size and gives the field columns the rest, without sideways scrolling', async () => {
     writeFileSync(path.join(schemaDir, 'screens', 'narrow-list.json'), JSON.stringify(narrowScreen));
     const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
     await eventually(async () => (await admin.get('/api/ui/screens/narrow-list')).status).toBe(200);
-    for (let n = 1; n <= 3; n++) expect((await admin.post('/api/resources/narrowRow', { code: `N-${n}`, name: `第${n}行` })).status).toBe(200);
+    for (let n = 1; n <= 3; n++)
+      expect((await admin.post('/api/resources/narrowRow', { code: `N-${n}`, name: `第${n}行` })).status).toBe(200);
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/basic/narrowList');
     // Virtual rows are not table rows (<div class="ant-table-row">).
     await page.locator('.screen-page .ant-table-row').filter({ hasText: 'N-3' }).waitFor();
-    const { table, cells, sideways } = await page.locator('.screen-page[data-screen="narrow-list"] .ant-table').evaluate((table) => {
-      const cells = [...table.querySelectorAll('.ant-table-thead th')].map((th) => th.getBoundingClientRect());
-      const body = table.querySelector('.ant-table-tbody-virtual-holder, .ant-table-body') as HTMLElement;
-      return {
-        table: table.getBoundingClientRect().width,
-        cells: cells.map((c) => Math.round(c.width)),
-        sideways: body.scrollWidth > body.clientWidth + 1,
-      };
-    });
+    const { table, cells, sideways } = await page
+      .locator('.screen-page[data-screen="narrow-list"] .ant-table')
+      .evaluate((table) => {
+        const cells = [...table.querySelectorAll('.ant-table-thead th')].map((th) => th.getBoundingClientRect());
+        const body = table.querySelector('.ant-table-tbody-virtual-holder, .ant-table-body') as HTMLElement;
+        return {
+          table: table.getBoundingClientRect().width,
+          cells: cells.map((c) => Math.round(c.width)),
+          sideways: body.scrollWidth > body.clientWidth + 1,
+        };
+      });
     const [selection, code, name, actions] = cells as [number, number, number, number];
     expect(selection).toBeLessThanOrEqual(60);
     expect(actions).toBeLessThanOrEqual(200);

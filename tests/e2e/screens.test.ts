@@ -29,7 +29,14 @@ const reagentScreen = {
       patternMessage: { 'zh-CN': '编码只能是大写字母、数字和短横线', 'en-US': 'Upper-case letters, digits and - only' },
       sortable: true,
     },
-    { key: 'name', type: 'text', label: { 'zh-CN': '试剂名称', 'en-US': 'Name' }, required: true, maxLength: 50, sortable: true },
+    {
+      key: 'name',
+      type: 'text',
+      label: { 'zh-CN': '试剂名称', 'en-US': 'Name' },
+      required: true,
+      maxLength: 50,
+      sortable: true,
+    },
     {
       key: 'kind',
       type: 'enum',
@@ -49,7 +56,14 @@ const reagentScreen = {
     batch: [{ kind: 'delete' }],
   },
   dialog: { width: 640, columns: 2 },
-  permissions: { read: ['admin'], create: ['admin'], update: ['admin'], delete: ['admin'], export: ['admin'], import: ['admin'] },
+  permissions: {
+    read: ['admin'],
+    create: ['admin'],
+    update: ['admin'],
+    delete: ['admin'],
+    export: ['admin'],
+    import: ['admin'],
+  },
 };
 
 let server: TestServer;
@@ -90,7 +104,9 @@ describe('a screen added as a schema file while the server runs', () => {
     await openReagents(page);
 
     await page.getByRole('button', { name: /新\s*增/ }).click();
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).getByText('试剂编码不能为空').waitFor();
     await dialog(page).getByText('试剂名称不能为空').waitFor();
     await page.locator('#root_code').fill('abc');
@@ -101,7 +117,9 @@ describe('a screen added as a schema file while the server runs', () => {
     await page.locator('#root_stock').fill('12');
     await page.locator('#root_kind').click();
     await page.getByTitle('生化').click();
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
     await expect.poll(() => firstColumn(page)).toEqual(['R-001']);
 
@@ -119,15 +137,26 @@ describe('a screen added as a schema file while the server runs', () => {
     await page.getByRole('button', { name: /查\s*询/ }).click();
     await expect.poll(() => firstColumn(page)).toEqual(['R-001', 'R-003']);
 
-    await rows(page).filter({ hasText: 'R-003' }).getByRole('button', { name: /编\s*辑/ }).click();
+    await rows(page)
+      .filter({ hasText: 'R-003' })
+      .getByRole('button', { name: /编\s*辑/ })
+      .click();
     await page.locator('#root_name').fill('AST 试剂盒(新批号)');
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
     await rows(page).filter({ hasText: 'AST 试剂盒(新批号)' }).waitFor();
 
-    await rows(page).filter({ hasText: 'R-001' }).getByRole('button', { name: /删\s*除/ }).click();
+    await rows(page)
+      .filter({ hasText: 'R-001' })
+      .getByRole('button', { name: /删\s*除/ })
+      .click();
     await page.locator('.ant-modal-confirm-title').filter({ hasText: '警告' }).waitFor();
-    await page.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await page
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await page.getByText('删除成功').waitFor();
     await expect.poll(() => firstColumn(page)).toEqual(['R-003']);
 
@@ -156,7 +185,10 @@ describe('a screen added as a schema file while the server runs', () => {
     await eventually(() => firstColumn(page)).toEqual(['X-024', 'X-022']);
 
     // The file holds what the list shows: the filtered rows, in the list's order, values as shown.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /导\s*出/ }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: /导\s*出/ }).click(),
+    ]);
     const file = path.join(schemaDir, 'export.xlsx');
     await download.saveAs(file);
     const exported = new ExcelJS.Workbook();
@@ -192,7 +224,10 @@ describe('a screen added as a schema file while the server runs', () => {
     /** The messages the dialog shows under its fields, by field key. */
     const shownErrors = async (page: Page) => {
       const out: Record<string, string> = {};
-      for (const field of await dialog(page).locator('.screen-field').filter({ has: page.locator('.screen-field-error') }).all()) {
+      for (const field of await dialog(page)
+        .locator('.screen-field')
+        .filter({ has: page.locator('.screen-field-error') })
+        .all()) {
         const key = (await field.locator('label').first().getAttribute('for'))!.replace(/^root_/, '');
         out[key] = (await field.locator('.screen-field-error').textContent())!;
       }
@@ -201,7 +236,10 @@ describe('a screen added as a schema file while the server runs', () => {
     const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
     /** What the server answers for the same record, asked in the language the browser would send. */
     const serverErrors = async (locale: string, record: Record<string, unknown>) => {
-      const res = await api(server.url, token, locale).post<{ errors: { field: string; message: string }[] }>('/api/resources/reagent', record);
+      const res = await api(server.url, token, locale).post<{ errors: { field: string; message: string }[] }>(
+        '/api/resources/reagent',
+        record,
+      );
       expect(res.status).toBe(400);
       return Object.fromEntries(res.body.resultObject.errors.map((e) => [e.field, e.message]));
     };
@@ -284,7 +322,9 @@ describe('public data buttons of a public resource (spec 2.4, 6)', () => {
     await page.context().close();
 
     const lab2 = api(server.url, await tokenFor(server.url, 'lab2admin', DEMO_PASSWORD));
-    const copies = await lab2.get<{ records: { code: string; syncFlag: number }[] }>('/api/resources/specimenType?code=TSTQ');
+    const copies = await lab2.get<{ records: { code: string; syncFlag: number }[] }>(
+      '/api/resources/specimenType?code=TSTQ',
+    );
     expect(copies.body.resultObject.records.map((r) => [r.code, r.syncFlag])).toEqual([['TSTQ', 1]]);
 
     const main = await newPage(browser);
@@ -304,7 +344,10 @@ describe('public data buttons of a public resource (spec 2.4, 6)', () => {
   it('offers the same buttons on the business dictionaries, which live in tables of their own', async () => {
     const DICTIONARIES = '/laboratoryManager/form/dictionary/bus';
     const group = api(server.url, await tokenFor(server.url, 'baseadmin', DEMO_PASSWORD));
-    await group.post('/api/resources/businessDictionary', { name: '测试界面字典', details: [{ label: '甲', value: 'A' }] });
+    await group.post('/api/resources/businessDictionary', {
+      name: '测试界面字典',
+      details: [{ label: '甲', value: 'A' }],
+    });
 
     const sub = await newPage(browser);
     await signIn(sub.page, server.url, 'lab3admin', DEMO_PASSWORD, DICTIONARIES);
@@ -373,7 +416,12 @@ describe('group management screens (spec 2.2): trees, public-platform routes and
     await signIn(lab.page, server.url, 'admin', DEMO_PASSWORD, PUBLIC);
     await rows(lab.page).filter({ hasText: 'TSTP' }).waitFor();
     await lab.page.getByRole('button', { name: '同步公共数据' }).waitFor();
-    expect(await lab.page.locator('.screen-page:visible .screen-toolbar').getByRole('button', { name: /^新\s*增$/ }).count()).toBe(0);
+    expect(
+      await lab.page
+        .locator('.screen-page:visible .screen-toolbar')
+        .getByRole('button', { name: /^新\s*增$/ })
+        .count(),
+    ).toBe(0);
     expect(await rows(lab.page).first().getByRole('button', { name: '编辑' }).count()).toBe(0);
     expect(lab.consoleErrors).toEqual([]);
     await lab.page.context().close();
@@ -381,12 +429,15 @@ describe('group management screens (spec 2.2): trees, public-platform routes and
     const base = await newPage(browser);
     await signIn(base.page, server.url, 'baseadmin', DEMO_PASSWORD, PUBLIC);
     await rows(base.page).filter({ hasText: 'TSTP' }).getByRole('button', { name: '编辑' }).waitFor();
-    await base.page.locator('.screen-page:visible .screen-toolbar').getByRole('button', { name: /^新\s*增$/ }).waitFor();
+    await base.page
+      .locator('.screen-page:visible .screen-toolbar')
+      .getByRole('button', { name: /^新\s*增$/ })
+      .waitFor();
     expect(base.consoleErrors).toEqual([]);
     await base.page.context().close();
   });
 
-  it("renames a route in menu maintenance; the sidebar shows the new title at the next sign-in", async () => {
+  it('renames a route in menu maintenance; the sidebar shows the new title at the next sign-in', async () => {
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'baseadmin', DEMO_PASSWORD, '/laboratoryManager/system/menu');
     await page.locator('.screen-page[data-screen="menu"]').getByPlaceholder('路由地址').fill('agentHospital');
@@ -394,7 +445,9 @@ describe('group management screens (spec 2.2): trees, public-platform routes and
     const row = rows(page).filter({ hasText: '/laboratoryManager/management/agentHospital' });
     await row.getByRole('button', { name: '编辑' }).click();
     await page.locator('#root_titleZh').fill('合作医院');
-    await dialog(page).getByRole('button', { name: /确\s*定/ }).click();
+    await dialog(page)
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await dialog(page).waitFor({ state: 'detached' });
     await row.filter({ hasText: '合作医院' }).waitFor();
 

@@ -54,7 +54,8 @@ describe('the shell on devices and in languages', () => {
     // A click on the dashboard's menu entry lands on the dialog's mask: no navigation, the dialog stays.
     const entry = page.locator('.sidebar .ant-menu a[href="/dashboard"]');
     const box = (await entry.boundingBox())!;
-    const topmost = (x: number, y: number) => page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('.sidebar'), [x, y] as const);
+    const topmost = (x: number, y: number) =>
+      page.evaluate(([x, y]) => !!document.elementFromPoint(x, y)?.closest('.sidebar'), [x, y] as const);
     expect(await topmost(box.x + box.width / 2, box.y + box.height / 2)).toBe(false);
     await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
     expect(new URL(page.url()).pathname).toBe(SPECIMEN_TYPE);
@@ -77,7 +78,9 @@ describe('the shell on devices and in languages', () => {
 
   it("warns 'you browser can not work' where full screen is not allowed", async () => {
     const { page } = await newPage(run.browser);
-    await page.addInitScript(() => Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }));
+    await page.addInitScript(() =>
+      Object.defineProperty(Document.prototype, 'fullscreenEnabled', { get: () => false }),
+    );
     await signIn(page, run.server.url, 'admin');
     await waitForDashboard(page);
     await page.getByRole('button', { name: '全屏' }).click();
@@ -101,7 +104,9 @@ describe('the shell on devices and in languages', () => {
     expect(await page.locator('.dashboard-welcome').textContent()).toBe('Welcome, 系统管理员');
     // A screen's table speaks antd's English too (its pagination).
     await page.goto(`${run.server.url}${SPECIMEN_TYPE}`);
-    await eventually(() => page.locator('.screen-page:visible .ant-pagination-options').first().textContent()).toMatch(/\/ page/);
+    await eventually(() => page.locator('.screen-page:visible .ant-pagination-options').first().textContent()).toMatch(
+      /\/ page/,
+    );
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });

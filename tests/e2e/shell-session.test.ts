@@ -39,7 +39,8 @@ function fieldError(page: Page, label: '原密码' | '新密码' | '确认密码
 }
 
 /** Read without waiting: an error fading out between a count and a read would hold a read for 30 s. */
-const errorText = async (page: Page, label: '原密码' | '新密码' | '确认密码') => (await fieldError(page, label).allTextContents())[0] ?? '';
+const errorText = async (page: Page, label: '原密码' | '新密码' | '确认密码') =>
+  (await fieldError(page, label).allTextContents())[0] ?? '';
 
 /** Types into a field (replacing what is there) and leaves it, which is when the rules run. */
 async function typeAndLeave(page: Page, label: '原密码' | '新密码' | '确认密码', value: string) {
@@ -57,8 +58,14 @@ async function openChangePassword(page: Page) {
   await eventually(async () => {
     if (await dialog(page).isVisible()) return true;
     if (await entry.isVisible()) await entry.click({ timeout: 2_000 }).catch(() => undefined);
-    else await page.getByRole('button', { name: 'user-menu' }).click({ timeout: 2_000 }).catch(() => undefined);
-    await dialog(page).waitFor({ timeout: 1_000 }).catch(() => undefined);
+    else
+      await page
+        .getByRole('button', { name: 'user-menu' })
+        .click({ timeout: 2_000 })
+        .catch(() => undefined);
+    await dialog(page)
+      .waitFor({ timeout: 1_000 })
+      .catch(() => undefined);
     return dialog(page).isVisible();
   }, 30_000).toBe(true);
 }
@@ -66,8 +73,7 @@ async function openChangePassword(page: Page) {
 /** An account made by the admin: its passwordFlag is 1 until its owner chooses a password. */
 async function createAccount(account: string, password: string): Promise<void> {
   const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-  const roles = (await admin.get<{ id: number; code: string }[]>('/api/user/getRoleByOrgId?orgId=1')).body
-    .resultObject;
+  const roles = (await admin.get<{ id: number; code: string }[]>('/api/user/getRoleByOrgId?orgId=1')).body.resultObject;
   const editorRole = roles.find((r) => r.code === 'editor');
   if (!editorRole) throw new Error('no editor role in org 1');
   const created = await admin.post('/api/user', {
@@ -213,9 +219,7 @@ describe('sign-in no longer valid', () => {
     expect((await refused).status()).toBe(401);
     const box = page.locator('.ant-modal-confirm');
     await box.waitFor();
-    expect(await box.locator('.ant-modal-confirm-content').textContent()).toBe(
-      '您的登录信息已失效，请重新登录。',
-    );
+    expect(await box.locator('.ant-modal-confirm-content').textContent()).toBe('您的登录信息已失效，请重新登录。');
     expect(await box.getByRole('button', { name: '重新登录' }).isVisible()).toBe(true);
     expect(await box.getByRole('button', { name: /取\s*消/ }).isVisible()).toBe(true);
 

@@ -15,8 +15,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-const selectedMenuBg = (page: Page) =>
-  style(page.locator('.sidebar .ant-menu-item-selected'), 'background-color');
+const selectedMenuBg = (page: Page) => style(page.locator('.sidebar .ant-menu-item-selected'), 'background-color');
 
 async function openSettings(page: Page) {
   await page.getByRole('button', { name: '系统布局配置' }).click();
@@ -58,9 +57,7 @@ describe('settings drawer', () => {
     expect(await page.getByRole('radio', { name: '#409EFF' }).getAttribute('aria-checked')).toBe('true');
 
     await page.getByRole('radio', { name: '#f5222d' }).click();
-    await eventually(() => page.getByRole('radio', { name: '#f5222d' }).getAttribute('aria-checked')).toBe(
-      'true',
-    );
+    await eventually(() => page.getByRole('radio', { name: '#f5222d' }).getAttribute('aria-checked')).toBe('true');
     await eventually(() => selectedMenuBg(page)).toBe('rgb(245, 34, 45)');
     await closeSettings(page);
 
@@ -143,9 +140,9 @@ describe('size switcher', () => {
     await eventually(() => height(search)).toBe(40);
     // The menu marks the size in force.
     await page.getByRole('button', { name: '布局大小' }).click();
-    await eventually(() =>
-      page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected').textContent(),
-    ).toBe('默认');
+    await eventually(() => page.locator('.ant-dropdown:visible .ant-dropdown-menu-item-selected').textContent()).toBe(
+      '默认',
+    );
 
     await page.getByRole('menuitem', { name: '中等' }).click();
     await eventually(() => height(search)).toBe(32);

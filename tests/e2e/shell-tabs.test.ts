@@ -83,9 +83,7 @@ describe('tab bar', () => {
 
     // 关闭 is disabled in the pinned tab's menu.
     await tab(page, '/dashboard').click({ button: 'right' });
-    const close = page
-      .locator('.tags-context-menu:visible .ant-dropdown-menu-item')
-      .filter({ hasText: /^关闭$/ });
+    const close = page.locator('.tags-context-menu:visible .ant-dropdown-menu-item').filter({ hasText: /^关闭$/ });
     await eventually(() => close.getAttribute('aria-disabled')).toBe('true');
     await page.keyboard.press('Escape');
     await page.locator('.tags-context-menu:visible').waitFor({ state: 'hidden' });
@@ -149,9 +147,7 @@ describe('tab bar', () => {
     const { page } = await newPage(browser);
     await signIn(page, server.url, 'admin');
     await page.locator('.dashboard-welcome').waitFor();
-    const reread = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/user/login' && r.status() === 200,
-    );
+    const reread = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/user/login' && r.status() === 200);
     await tabMenu(page, '/dashboard', '刷新');
     await reread;
     await page.locator('.dashboard-welcome').waitFor();

@@ -33,7 +33,8 @@ describe('npm start', () => {
     try {
       expect(output).toContain('database: PGlite at');
       expect(output).toMatch(/Demo logins \(password Lims@2026\)/);
-      for (const account of ['admin', 'editor', 'baseadmin', 'lab2admin', 'lab3admin', 'onlyadmin']) expect(output).toContain(account);
+      for (const account of ['admin', 'editor', 'baseadmin', 'lab2admin', 'lab3admin', 'onlyadmin'])
+        expect(output).toContain(account);
 
       // A client route falls back to the app's page.
       const page = await fetch(`${url}/login`);
@@ -42,7 +43,12 @@ describe('npm start', () => {
       expect(await page.text()).toContain('<title>实验室信息管理系统</title>');
 
       // The printed demo login signs in on the same port.
-      const body = new URLSearchParams({ grant_type: 'password', scope: 'all', username: 'admin', password: 'Lims@2026' });
+      const body = new URLSearchParams({
+        grant_type: 'password',
+        scope: 'all',
+        username: 'admin',
+        password: 'Lims@2026',
+      });
       const token = await fetch(`${url}/oauth/token?client_id=laboratory`, { method: 'POST', body });
       expect(token.status).toBe(200);
       expect(((await token.json()) as { access_token?: string }).access_token).toBeTruthy();

@@ -66,7 +66,10 @@ async function choosePeriod(page: Page, from: string, to: string) {
   await page.keyboard.press('Enter');
   await inputs.nth(1).fill(to);
   await page.keyboard.press('Enter');
-  await page.locator('.screen-filters').getByRole('button', { name: /查\s*询/ }).click();
+  await page
+    .locator('.screen-filters')
+    .getByRole('button', { name: /查\s*询/ })
+    .click();
 }
 
 /** The table's rows as "专业组 标本量" (e.g. "生化组 2"), in its order. */
@@ -75,7 +78,10 @@ async function tableFigures(page: Page): Promise<string[]> {
   const columns = [headers.indexOf('专业组'), headers.indexOf('标本量')];
   expect(columns).not.toContain(-1);
   const rows = page.locator('.screen-page .ant-table-tbody tr.ant-table-row');
-  return rows.evaluateAll((trs, [group, count]) => trs.map((tr) => `${tr.children[group!]!.textContent} ${tr.children[count!]!.textContent}`), columns);
+  return rows.evaluateAll(
+    (trs, [group, count]) => trs.map((tr) => `${tr.children[group!]!.textContent} ${tr.children[count!]!.textContent}`),
+    columns,
+  );
 }
 
 describe('statistics charts', () => {
@@ -88,7 +94,9 @@ describe('statistics charts', () => {
     await eventually(async () => (await tableFigures(page)).length).toBeGreaterThan(0);
     const figures = await tableFigures(page);
     await eventually(() => spoken(canvas)).toBe(`标本量：${figures.join('，')}`);
-    await eventually(() => words(canvas)).toEqual(expect.arrayContaining(['标本量', ...figures.map((f) => f.split(' ')[0]!)]));
+    await eventually(() => words(canvas)).toEqual(
+      expect.arrayContaining(['标本量', ...figures.map((f) => f.split(' ')[0]!)]),
+    );
 
     await choosePeriod(page, '2030-03-01', '2030-03-01');
     await eventually(() => spoken(canvas)).toBe('标本量：T甲组 2，T乙组 1');
@@ -116,9 +124,27 @@ describe('statistics charts', () => {
       '测定值：2026-01-18 08:05 5.18，2026-01-19 08:02 5.47，2026-01-20 08:04 5.49；违背规则：2026-01-19 08:02 1-2s，2026-01-20 08:04 1-2s, 2-2s',
     );
     // The ±1 SD lines come with the figures: mean 5.2, SD 0.12.
-    const points = await admin.get<{ records: Record<string, unknown>[] }>('/api/statistics/qcChart?runAtFrom=2026-01-18&runAtTo=2026-01-18');
-    expect(points.body.resultObject.records).toEqual([expect.objectContaining({ value: 5.18, lower1s: 5.08, upper1s: 5.32 })]);
-    await eventually(() => words(glu)).toEqual(expect.arrayContaining(['测定值', '违背规则', '靶值', '+1SD', '-1SD', '+2SD', '-2SD', '+3SD', '-3SD', '1-2s', '1-2s, 2-2s']));
+    const points = await admin.get<{ records: Record<string, unknown>[] }>(
+      '/api/statistics/qcChart?runAtFrom=2026-01-18&runAtTo=2026-01-18',
+    );
+    expect(points.body.resultObject.records).toEqual([
+      expect.objectContaining({ value: 5.18, lower1s: 5.08, upper1s: 5.32 }),
+    ]);
+    await eventually(() => words(glu)).toEqual(
+      expect.arrayContaining([
+        '测定值',
+        '违背规则',
+        '靶值',
+        '+1SD',
+        '-1SD',
+        '+2SD',
+        '-2SD',
+        '+3SD',
+        '-3SD',
+        '1-2s',
+        '1-2s, 2-2s',
+      ]),
+    );
     // Two red marks on the chart, and the legend's.
     await eventually(() => glu.locator(`svg path[fill="${RED}"]`).count()).toBe(3);
     const k = panel('AU5800-1 K 水平1').locator('.screen-chart-canvas');
@@ -126,8 +152,12 @@ describe('statistics charts', () => {
     await eventually(() => k.locator(`svg path[fill="${RED}"]`).count()).toBe(2);
 
     await choosePeriod(page, '2026-01-18', '2026-01-19');
-    await eventually(() => page.locator('.screen-chart-panel figcaption').allTextContents()).toEqual(['AU5800-1 GLU 水平1']);
-    await eventually(() => spoken(glu)).toBe('测定值：2026-01-18 08:05 5.18，2026-01-19 08:02 5.47；违背规则：2026-01-19 08:02 1-2s');
+    await eventually(() => page.locator('.screen-chart-panel figcaption').allTextContents()).toEqual([
+      'AU5800-1 GLU 水平1',
+    ]);
+    await eventually(() => spoken(glu)).toBe(
+      '测定值：2026-01-18 08:05 5.18，2026-01-19 08:02 5.47；违背规则：2026-01-19 08:02 1-2s',
+    );
     await eventually(() => words(glu)).not.toContain('1-2s, 2-2s');
     // A removed mark fades out: wait for it to go.
     await eventually(() => glu.locator(`svg path[fill="${RED}"]`).count()).toBe(2);

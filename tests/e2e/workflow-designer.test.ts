@@ -13,9 +13,7 @@ const PAGE = '/laboratoryManager/form/workflowDesign';
 const shared = serverAndBrowser();
 
 const row = (page: Page, key: string) =>
-  page
-    .locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row')
-    .filter({ hasText: key });
+  page.locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row').filter({ hasText: key });
 const headers = (page: Page) =>
   page.locator('[data-testid="process-model-list"] .ant-table-thead th').allTextContents();
 const designer = (page: Page) =>
@@ -166,9 +164,7 @@ const taskInXml = (page: Page, xml: string, id: string) =>
   page.evaluate(
     ([text, taskId, bpmn, activiti]) => {
       const doc = new DOMParser().parseFromString(text, 'application/xml');
-      const task = [...doc.getElementsByTagNameNS(bpmn, 'userTask')].find(
-        (e) => e.getAttribute('id') === taskId,
-      );
+      const task = [...doc.getElementsByTagNameNS(bpmn, 'userTask')].find((e) => e.getAttribute('id') === taskId);
       if (!task) throw new Error(`no userTask ${taskId} in the XML`);
       const loop = task.getElementsByTagNameNS(bpmn, 'multiInstanceLoopCharacteristics')[0];
       return {
@@ -176,8 +172,7 @@ const taskInXml = (page: Page, xml: string, id: string) =>
         loop: loop
           ? {
               isSequential: loop.getAttribute('isSequential'),
-              completionCondition:
-                loop.getElementsByTagNameNS(bpmn, 'completionCondition')[0]?.textContent ?? null,
+              completionCondition: loop.getElementsByTagNameNS(bpmn, 'completionCondition')[0]?.textContent ?? null,
             }
           : null,
       };
@@ -190,9 +185,7 @@ const flowInXml = (page: Page, xml: string, id: string) =>
   page.evaluate(
     ([text, flowId, bpmn, lims]) => {
       const doc = new DOMParser().parseFromString(text, 'application/xml');
-      const flow = [...doc.getElementsByTagNameNS(bpmn, 'sequenceFlow')].find(
-        (e) => e.getAttribute('id') === flowId,
-      );
+      const flow = [...doc.getElementsByTagNameNS(bpmn, 'sequenceFlow')].find((e) => e.getAttribute('id') === flowId);
       if (!flow) throw new Error(`no sequenceFlow ${flowId} in the XML`);
       return {
         formId: flow.getAttributeNS(lims, 'formId'),
@@ -218,10 +211,7 @@ describe('process model designer (spec 2.4)', () => {
   it('lists org 1 models without a version column, refuses to deploy an undrawn one, copies only from a chosen source and locks synced rows', async () => {
     const { page } = await newPage(shared.browser);
     await signIn(page, shared.server.url, 'admin', DEMO_PASSWORD, PAGE);
-    await page
-      .locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row')
-      .first()
-      .waitFor();
+    await page.locator('[data-testid="process-model-list"] .ant-table-tbody tr.ant-table-row').first().waitFor();
     const columns = await headers(page);
     expect(columns).toContain('同步状态');
     expect(columns).not.toContain('版本');
@@ -360,19 +350,13 @@ describe('process model designer (spec 2.4)', () => {
       await choose(page, conditions.locator('[data-testid="cond-logic"]'), '或者(||)');
       await conditions.locator('[data-testid="cond-add"]').click();
       await choose(page, conditions.locator('[data-testid="cond-form"]').nth(1), '病理申请单');
-      await choose(
-        page,
-        conditions.locator('[data-testid="cond-variable"]').nth(1),
-        '临床诊断(clinicalDiagnosis)',
-      );
+      await choose(page, conditions.locator('[data-testid="cond-variable"]').nth(1), '临床诊断(clinicalDiagnosis)');
       await choose(page, conditions.locator('[data-testid="cond-operator"]').nth(1), /^==$/);
       await conditions.locator('[data-testid="cond-value"] input').nth(1).fill('5');
       await button(conditions, '保存').click();
       await conditions.waitFor({ state: 'detached' });
       const smallCondition = "${specimenCount < 2 || clinicalDiagnosis == '5'}";
-      await expect
-        .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
-        .toBe(smallCondition);
+      await expect.poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
 
       // Flow order: unordered competing conditions are named; cancel discards a move, save writes it.
       await element(page, gateway.id).click();
@@ -429,13 +413,7 @@ describe('process model designer (spec 2.4)', () => {
         '2',
         '或者(||)',
       ]);
-      expect(await conditionRow(conditions, 1)).toEqual([
-        '病理申请单',
-        '临床诊断(clinicalDiagnosis)',
-        '==',
-        '5',
-        '无',
-      ]);
+      expect(await conditionRow(conditions, 1)).toEqual(['病理申请单', '临床诊断(clinicalDiagnosis)', '==', '5', '无']);
       // Saved again unchanged, the rows give the same text: quoting follows each control's type.
       await button(conditions, '保存').click();
       await conditions.waitFor({ state: 'detached' });
@@ -451,18 +429,17 @@ describe('process model designer (spec 2.4)', () => {
       await element(page, task.id).click();
       await panel(page).locator('[data-testid="form-key"]').getByText('病理申请单').waitFor();
       expect(await panel(page).locator('[data-testid="form-key"]').getAttribute('class')).toMatch(/disabled/);
-      expect(await panel(page).locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(
-        /disabled/,
-      );
+      expect(await panel(page).locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(/disabled/);
       const documentation = page.locator('[data-testid="view-documentation"]');
-      expect([await documentation.inputValue(), await documentation.isDisabled()]).toEqual(['按申请单取材，大标本另行制片', true]);
+      expect([await documentation.inputValue(), await documentation.isDisabled()]).toEqual([
+        '按申请单取材，大标本另行制片',
+        true,
+      ]);
       await element(page, gateway.id).click();
       await button(panel(page), '查看').click();
       await opened(order);
       expect(await items()).toEqual(['小标本', '大标本']);
-      expect(await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').isDisabled()).toBe(
-        true,
-      );
+      expect(await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').isDisabled()).toBe(true);
       await button(order, '取消').click();
       await button(designer(page), '取消').click();
       await designer(page).waitFor({ state: 'detached' });
@@ -471,9 +448,7 @@ describe('process model designer (spec 2.4)', () => {
       await message(page, '部署成功');
       await row(page, 'e2e_biopsy').getByText('已部署').waitFor();
 
-      const confirm = page
-        .locator('.ant-modal-confirm')
-        .filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
+      const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
       await button(row(page, 'e2e_biopsy'), '删除').click();
       await opened(confirm);
       await confirm.locator('.ant-modal-confirm-title').getByText('警告').waitFor();
@@ -501,13 +476,7 @@ describe('process model designer (spec 2.4)', () => {
 
   it('distributes a base model to a lab, which sees the newer version and confirms it', async () => {
     const { page } = await newPage(shared.browser);
-    await signIn(
-      page,
-      shared.server.url,
-      'baseadmin',
-      DEMO_PASSWORD,
-      '/groupManager/publicWorkflow/workflowDesign',
-    );
+    await signIn(page, shared.server.url, 'baseadmin', DEMO_PASSWORD, '/groupManager/publicWorkflow/workflowDesign');
     // The base organisation sees each model's version (hidden for org 1 only).
     await row(page, 'general_inspection').waitFor();
     expect(await headers(page)).toContain('版本');
@@ -534,14 +503,11 @@ describe('process model designer (spec 2.4)', () => {
     // The base organisation changes the model (the designer's save call), so the lab copy has news.
     const token = await tokenFor(shared.server.url, 'baseadmin', DEMO_PASSWORD);
     const base = (
-      await api(shared.server.url, token).get<{ id: string; key: string }[]>(
-        '/api/workflow/model/list?orgId=0',
-      )
+      await api(shared.server.url, token).get<{ id: string; key: string }[]>('/api/workflow/model/list?orgId=0')
     ).body.resultObject;
     const source = base.find((m) => m.key === 'general_inspection')!;
-    const xml = (
-      await api(shared.server.url, token).get<{ bpmnXml: string }>(`/api/workflow/model/${source.id}/xml`)
-    ).body.resultObject.bpmnXml;
+    const xml = (await api(shared.server.url, token).get<{ bpmnXml: string }>(`/api/workflow/model/${source.id}/xml`))
+      .body.resultObject.bpmnXml;
     const saved = await fetch(`${shared.server.url}/api/workflow/model/${source.id}/xml/save`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },
@@ -592,9 +558,7 @@ describe('process model designer (spec 2.4)', () => {
     // Each event dropped from the palette onto an empty part of the canvas gets its default name.
     const canvas = (await designer(page).locator('[data-testid="designer-canvas"]').boundingBox())!;
     const selected = () =>
-      page
-        .locator('.djs-element.selected')
-        .evaluateAll((els) => els.map((e) => e.getAttribute('data-element-id')));
+      page.locator('.djs-element.selected').evaluateAll((els) => els.map((e) => e.getAttribute('data-element-id')));
     const dropped: [string, number, string, string][] = [
       ['create.start-event', 300, '开始', 'startEvent'],
       ['create.end-event', 450, '完成', 'endEvent'],
@@ -614,8 +578,7 @@ describe('process model designer (spec 2.4)', () => {
       created.push([tag, id, name]);
     }
     const xml = await viewXml(page);
-    for (const [tag, id, name] of created)
-      expect(xml).toMatch(new RegExp(`<(bpmn:)?${tag} id="${id}" name="${name}"`));
+    for (const [tag, id, name] of created) expect(xml).toMatch(new RegExp(`<(bpmn:)?${tag} id="${id}" name="${name}"`));
   });
 
   it(
@@ -698,9 +661,7 @@ describe('process model designer (spec 2.4)', () => {
       await expect.poll(() => page.locator('#bio-properties-panel-id').inputValue()).toBe(flow);
       // Each flow follows one of the other kind, so the part appears or goes only for this flow.
       await condition.waitFor({ state: withCondition ? 'visible' : 'detached' });
-      expect(await panel(page).locator('[data-testid="open-condition"]').count(), flow).toBe(
-        withCondition ? 1 : 0,
-      );
+      expect(await panel(page).locator('[data-testid="open-condition"]').count(), flow).toBe(withCondition ? 1 : 0);
       expect(await panel(page).getByText('跳转条件').count(), flow).toBe(withCondition ? 1 : 0);
     }
   });
@@ -739,11 +700,7 @@ describe('process model designer (spec 2.4)', () => {
       await conditions.locator('[data-testid="cond-value"] input').fill('3');
       await choose(page, conditions.locator('[data-testid="cond-logic"]'), '并且(&&)');
       await conditions.locator('[data-testid="cond-add"]').click();
-      await choose(
-        page,
-        conditions.locator('[data-testid="cond-form"]').nth(1),
-        `自定义字段(${FREE_FORM_ID})`,
-      );
+      await choose(page, conditions.locator('[data-testid="cond-form"]').nth(1), `自定义字段(${FREE_FORM_ID})`);
       // The free form has no controls to choose from: the field name is typed.
       await conditions.locator('[data-testid="cond-variable"]').nth(1).locator('input').fill('sampleType');
       await choose(page, conditions.locator('[data-testid="cond-operator"]').nth(1), /^==$/);
@@ -751,9 +708,7 @@ describe('process model designer (spec 2.4)', () => {
       await button(conditions, '保存').click();
       await conditions.waitFor({ state: 'detached' });
       const expression = "${specimenCount >= 3 && sampleType == 'HE'}";
-      await expect
-        .poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue())
-        .toBe(expression);
+      await expect.poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(expression);
       await panelField(page, '表单(formId)').getByText(`${form},${FREE_FORM_ID}`).waitFor();
       expect(await flowInXml(page, await viewXml(page), 'toEnd')).toEqual({
         formId: `${form},${FREE_FORM_ID}`,
@@ -810,9 +765,7 @@ describe('process model designer (spec 2.4)', () => {
     const conditions = await openConditions(page, end.flow);
     const conditionSize = await size(conditions);
     expect(near(conditionSize.width, 1100), `condition dialog ${conditionSize.width}`).toBe(true);
-    const table = await size(
-      conditions.locator('.ant-modal-body > div').filter({ has: page.locator('.ant-table') }),
-    );
+    const table = await size(conditions.locator('.ant-modal-body > div').filter({ has: page.locator('.ant-table') }));
     expect(near(table.height, 700), `condition table ${table.height}`).toBe(true);
     await button(conditions, '取消').click();
     await conditions.waitFor({ state: 'detached' });

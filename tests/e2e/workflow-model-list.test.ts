@@ -31,10 +31,7 @@ async function as(account: string) {
 }
 
 /** Inserts a model through the API (the body the new-model dialog sends); answers the row. */
-async function insert(
-  account: string,
-  body: { key: string; name: string; category: number; orgId?: number },
-) {
+async function insert(account: string, body: { key: string; name: string; category: number; orgId?: number }) {
   const { client } = await as(account);
   const res = await client.post<Model>('/api/workflow/model/insert', body);
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
@@ -62,10 +59,7 @@ async function column(scope: Locator, title: string): Promise<string[]> {
   const titles = (await scope.locator('.ant-table-thead th').allTextContents()).map((t) => t.trim());
   const index = titles.indexOf(title);
   if (index < 0) throw new Error(`no column ${title} among ${JSON.stringify(titles)}`);
-  return rows(scope).evaluateAll(
-    (trs, i) => trs.map((tr) => (tr.children[i]?.textContent ?? '').trim()),
-    index,
-  );
+  return rows(scope).evaluateAll((trs, i) => trs.map((tr) => (tr.children[i]?.textContent ?? '').trim()), index);
 }
 const keys = (page: Page) => column(list(page), '流程标识');
 
@@ -96,16 +90,14 @@ async function recordMessages(page: Page): Promise<void> {
     new MutationObserver(scan).observe(document, { childList: true, subtree: true, characterData: true });
   });
 }
-const messages = (page: Page) =>
-  page.evaluate(() => (window as unknown as { __messages: Shown[] }).__messages.slice());
+const messages = (page: Page) => page.evaluate(() => (window as unknown as { __messages: Shown[] }).__messages.slice());
 const forgetMessages = (page: Page) =>
   page.evaluate(() => {
     (window as unknown as { __messages: Shown[] }).__messages.length = 0;
   });
 /** Waits until a message of this kind and text (or text pattern) has been shown; answers its text. */
 async function shown(page: Page, type: string, text: string | RegExp): Promise<string> {
-  const match = (m: Shown) =>
-    m.type === type && (typeof text === 'string' ? m.text === text : text.test(m.text));
+  const match = (m: Shown) => m.type === type && (typeof text === 'string' ? m.text === text : text.test(m.text));
   // Polls the whole record so a failure names what was shown instead.
   await eventually(() => messages(page)).toContainEqual({
     type,
@@ -154,9 +146,7 @@ describe('process model list (spec 2.4, 8)', () => {
     const { page, consoleErrors } = await openList('admin');
     await row(page, 'srch_consult').waitFor();
     const all = await keys(page);
-    expect(all).toEqual(
-      expect.arrayContaining(['srch_blood', 'srch_urine', 'srch_consult', 'pathology_biopsy']),
-    );
+    expect(all).toEqual(expect.arrayContaining(['srch_blood', 'srch_urine', 'srch_consult', 'pathology_biopsy']));
     const search = list(page).getByPlaceholder('流程名称');
 
     // The search button asks for the keyword typed.
@@ -250,9 +240,7 @@ describe('process model list (spec 2.4, 8)', () => {
     const labels = ['普检', '特检', '组织病理', '细胞病理', '微生物'];
     const created: Model[] = [];
     for (let category = 1; category <= labels.length; category++)
-      created.push(
-        await insert('admin', { key: `label_${category}`, name: `类别显示${category}`, category }),
-      );
+      created.push(await insert('admin', { key: `label_${category}`, name: `类别显示${category}`, category }));
     const { page, consoleErrors } = await openList('admin');
     const search = list(page).getByPlaceholder('流程名称');
     await search.fill('类别显示');
@@ -304,9 +292,7 @@ describe('process model list (spec 2.4, 8)', () => {
     const add = await opened(dialog(page, '新增模型'));
     await add.locator('[data-testid="new-key"]').fill('add_taken');
     await add.locator('[data-testid="new-name"]').fill('重复标识流程');
-    const refusedInsert = page.waitForResponse(
-      (r) => new URL(r.url()).pathname === '/api/workflow/model/insert',
-    );
+    const refusedInsert = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/workflow/model/insert');
     await button(add, '确定').click();
     const answer = await refusedInsert;
     expect(answer.status()).toBe(400);
@@ -352,9 +338,7 @@ describe('process model list (spec 2.4, 8)', () => {
     const model = await insert('admin', { key: 'del_keep', name: '删除验证流程', category: 4 });
     const { page, consoleErrors } = await openList('admin');
     await row(page, 'del_keep').waitFor();
-    const confirm = page
-      .locator('.ant-modal-confirm')
-      .filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
+    const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
     const deleteCalls: string[] = [];
     page.on('request', (r) => {
       if (new URL(r.url()).pathname === '/api/workflow/deleteModel') deleteCalls.push(r.url());

@@ -4,7 +4,16 @@ import { api, tokenFor } from '../support/client';
 import { launchBrowser, newPage } from '../support/browser';
 import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 import { eventually, signIn, waitForDashboard } from '../support/shell';
-import { biopsyModel, createFormPage, createRole, createStaff, deployXml, modelXml, OWN_PASSWORD, saveXml } from '../support/workflow';
+import {
+  biopsyModel,
+  createFormPage,
+  createRole,
+  createStaff,
+  deployXml,
+  modelXml,
+  OWN_PASSWORD,
+  saveXml,
+} from '../support/workflow';
 
 /**
  * A deployed model runs in the browser (issue 5): deployed from the model list, started by a specimen
@@ -28,22 +37,44 @@ beforeAll(async () => {
   await createStaff(server.url, admin, 'diag1', [diagGroup]);
   const grossForm = await createFormPage(admin, '取材记录单', 'E2E_GROSS', [
     { logicalName: 'tumorSize', label: '肿瘤最大径', controlType: 'number', numeric: true, unit: 'cm', required: true },
-    { logicalName: 'site', label: '取材部位', controlType: 'select', required: true, choices: [['SITE_A', '胃窦'], ['SITE_B', '结肠']] },
+    {
+      logicalName: 'site',
+      label: '取材部位',
+      controlType: 'select',
+      required: true,
+      choices: [
+        ['SITE_A', '胃窦'],
+        ['SITE_B', '结肠'],
+      ],
+    },
   ]);
-  const reviewForm = await createFormPage(admin, '复核记录单', 'E2E_REVIEW', [{ logicalName: 'opinion', label: '复核意见', controlType: 'textarea' }]);
+  const reviewForm = await createFormPage(admin, '复核记录单', 'E2E_REVIEW', [
+    { logicalName: 'opinion', label: '复核意见', controlType: 'textarea' },
+  ]);
   // Drawn and saved (as the designer saves it), not deployed: deploying is the browser's part. Category 1:
   // the demo specimen's inspection purposes are general inspection.
-  const created = await admin.post<{ id: string }>('/api/workflow/model/insert', { key: KEY, name: '端到端活检流程', category: 1 });
+  const created = await admin.post<{ id: string }>('/api/workflow/model/insert', {
+    key: KEY,
+    name: '端到端活检流程',
+    category: 1,
+  });
   expect(created.body.resultCode, created.body.resultMessage).toBe(200);
-  await saveXml(server.url, token, created.body.resultObject.id, biopsyModel(KEY, { grossGroup, diagGroup, grossForm, reviewForm }));
+  await saveXml(
+    server.url,
+    token,
+    created.body.resultObject.id,
+    biopsyModel(KEY, { grossGroup, diagGroup, grossForm, reviewForm }),
+  );
 });
 afterAll(async () => {
   await browser?.close();
   await server?.dispose();
 });
 
-const todoRow = (page: Page, text: string) => page.locator('[data-testid="todo-tasks"] .task-row').filter({ hasText: text });
-const marked = (page: Page, id: string, marker: 'trace-finished' | 'trace-active') => page.locator(`.trace-canvas .djs-element.${marker}[data-element-id="${id}"]`);
+const todoRow = (page: Page, text: string) =>
+  page.locator('[data-testid="todo-tasks"] .task-row').filter({ hasText: text });
+const marked = (page: Page, id: string, marker: 'trace-finished' | 'trace-active') =>
+  page.locator(`.trace-canvas .djs-element.${marker}[data-element-id="${id}"]`);
 
 describe('a deployed model runs (issue 5)', () => {
   it('deploys, starts from a specimen, routes the first task form down one branch, traces the path and alerts the next position', async () => {
@@ -57,10 +88,17 @@ describe('a deployed model runs (issue 5)', () => {
     await admin.goto(`${server.url}/laboratoryManager/samplePreparations/sampleEntry`);
     const specimen = admin.locator('.screen-page .ant-table-row').filter({ hasText: BARCODE });
     await specimen.getByRole('button', { name: '启动流程' }).click();
-    await admin.locator('.ant-modal-confirm').getByRole('button', { name: /确\s*定/ }).click();
+    await admin
+      .locator('.ant-modal-confirm')
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     // The notice lasts a second (spec 8); what stays is the running instance of the specimen.
     const running = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-    await eventually(async () => (await running.get<{ total: number }>(`/api/workflow/process/list?businessKey=${BARCODE}&status=running`)).body.resultObject.total).toBe(1);
+    await eventually(
+      async () =>
+        (await running.get<{ total: number }>(`/api/workflow/process/list?businessKey=${BARCODE}&status=running`)).body
+          .resultObject.total,
+    ).toBe(1);
 
     // The diagnosis position is on its dashboard (push channel open) before the first task is done.
     const { page: diag } = await newPage(browser);
@@ -85,7 +123,11 @@ describe('a deployed model runs (issue 5)', () => {
     await gross.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '胃窦' }).click();
     await dialog.getByRole('button', { name: /提\s*交/ }).click();
     await task.waitFor({ state: 'detached' });
-    await gross.locator('[data-testid="done-tasks"] .task-row').filter({ hasText: BARCODE }).filter({ hasText: '通过' }).waitFor();
+    await gross
+      .locator('[data-testid="done-tasks"] .task-row')
+      .filter({ hasText: BARCODE })
+      .filter({ hasText: '通过' })
+      .waitFor();
 
     // The other position is alerted and finds the next task (the large-specimen branch) on its dashboard.
     const alert = diag.locator('.push-alert');
@@ -102,11 +144,17 @@ describe('a deployed model runs (issue 5)', () => {
     await marked(diag, 'largeSlide', 'trace-active').waitFor({ state: 'attached' });
     expect(await diag.locator('.trace-canvas .djs-element.trace-finished[data-element-id="toSmall"]').count()).toBe(0);
     const history = diag.locator('[data-testid="trace-history"] .ant-table-row');
-    await eventually(() => history.filter({ hasText: '取材' }).filter({ hasText: 'gross1' }).filter({ hasText: '通过' }).count()).toBe(1);
+    await eventually(() =>
+      history.filter({ hasText: '取材' }).filter({ hasText: 'gross1' }).filter({ hasText: '通过' }).count(),
+    ).toBe(1);
 
     // The workflow manager lists the instance where it waits.
     await admin.goto(`${server.url}/activiti/manage`);
-    await admin.locator('[data-testid="process-instances"] .ant-table-row').filter({ hasText: BARCODE }).filter({ hasText: '大标本制片' }).waitFor();
+    await admin
+      .locator('[data-testid="process-instances"] .ant-table-row')
+      .filter({ hasText: BARCODE })
+      .filter({ hasText: '大标本制片' })
+      .waitFor();
     expect(consoleErrors).toEqual([]);
   }, 110_000);
 
@@ -119,7 +167,9 @@ describe('a deployed model runs (issue 5)', () => {
     await slide.getByRole('button', { name: /签\s*收/ }).click();
     // Claimed: the task is the claimer's own now, so the row offers no claim any more.
     await slide.getByRole('button', { name: /签\s*收/ }).waitFor({ state: 'detached' });
-    const mine = (await diagApi.get<{ name: string; assignee: string | null }[]>(`/api/workflow/task/todo?businessKey=${BARCODE}`)).body.resultObject;
+    const mine = (
+      await diagApi.get<{ name: string; assignee: string | null }[]>(`/api/workflow/task/todo?businessKey=${BARCODE}`)
+    ).body.resultObject;
     expect(mine.map((t) => [t.name, t.assignee])).toEqual([['大标本制片', 'diag1']]);
 
     await slide.getByRole('button', { name: /办\s*理/ }).click();
@@ -137,10 +187,17 @@ describe('a deployed model runs (issue 5)', () => {
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '取材' }).click();
     await dialog.getByRole('button', { name: /提\s*交/ }).click();
     await review.waitFor({ state: 'detached' });
-    await page.locator('[data-testid="done-tasks"] .task-row').filter({ hasText: '复核' }).filter({ hasText: '退回指定节点' }).waitFor();
+    await page
+      .locator('[data-testid="done-tasks"] .task-row')
+      .filter({ hasText: '复核' })
+      .filter({ hasText: '退回指定节点' })
+      .waitFor();
     const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-    const [instance] = (await admin.get<{ records: { id: string }[] }>(`/api/workflow/process/list?businessKey=${BARCODE}&status=running`)).body.resultObject.records;
-    const { tasks } = (await admin.get<{ tasks: { name: string }[] }>(`/api/workflow/process/${instance!.id}`)).body.resultObject;
+    const [instance] = (
+      await admin.get<{ records: { id: string }[] }>(`/api/workflow/process/list?businessKey=${BARCODE}&status=running`)
+    ).body.resultObject.records;
+    const { tasks } = (await admin.get<{ tasks: { name: string }[] }>(`/api/workflow/process/${instance!.id}`)).body
+      .resultObject;
     expect(tasks.map((t) => t.name)).toEqual(['取材']);
     expect(consoleErrors).toEqual([]);
   });
@@ -163,10 +220,14 @@ describe('a deployed model runs (issue 5)', () => {
       ],
     );
     await deployXml(server.url, token, admin, key, xml, 4);
-    const started = await admin.post<{ processInstanceId: string }>('/api/workflow/process/start', { modelKey: key, businessKey: 'MANAGE-0001' });
+    const started = await admin.post<{ processInstanceId: string }>('/api/workflow/process/start', {
+      modelKey: key,
+      businessKey: 'MANAGE-0001',
+    });
     expect(started.body.resultCode, started.body.resultMessage).toBe(200);
     const id = started.body.resultObject.processInstanceId;
-    const statusOnServer = async () => (await admin.get<{ status: string }>(`/api/workflow/process/${id}`)).body.resultObject.status;
+    const statusOnServer = async () =>
+      (await admin.get<{ status: string }>(`/api/workflow/process/${id}`)).body.resultObject.status;
 
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/activiti/manage');
@@ -201,12 +262,20 @@ describe('a deployed model runs (issue 5)', () => {
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/form/formDataDemo');
     await page.locator('[data-testid="form-page"]').click();
-    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '取材记录单' }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: '取材记录单' })
+      .click();
     await page.locator('#root_tumorSize').fill('1.8');
     await page.locator('.screen-field').filter({ hasText: '取材部位' }).locator('.ant-select').click();
     await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: '结肠' }).click();
     await page.locator('[data-testid="save-form-data"]').click();
-    await page.locator('[data-testid="saved-form-data"] .ant-table-row').filter({ hasText: '1.8' }).filter({ hasText: '结肠' }).filter({ hasText: '系统管理员' }).waitFor();
+    await page
+      .locator('[data-testid="saved-form-data"] .ant-table-row')
+      .filter({ hasText: '1.8' })
+      .filter({ hasText: '结肠' })
+      .filter({ hasText: '系统管理员' })
+      .waitFor();
     // The form starts empty again for the next entry.
     expect(await page.locator('#root_tumorSize').inputValue()).toBe('');
     expect(consoleErrors).toEqual([]);

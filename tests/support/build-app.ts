@@ -27,5 +27,9 @@ export default function setup() {
   // NODE_ENV as vitest sets it ("test") would make vite build React's development bundle: slower, and
   // not the app users get. The tests and the bench drive the production bundle.
   if (isStale())
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir'], { cwd: root, stdio: 'inherit', env: { ...process.env, NODE_ENV: 'production' } });
+    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir'], {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    });
 }

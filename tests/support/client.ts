@@ -31,7 +31,11 @@ export function api(url: string, token?: string, locale?: string) {
     if (token) headers.authorization = `Bearer ${token}`;
     if (locale) headers['accept-language'] = locale;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(url + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: (text ? JSON.parse(text) : null) as Envelope<T> };
   };

@@ -52,10 +52,17 @@ function leavesOf(nodes: MenuNode[]): Leaf[] {
     .filter(({ node }) => !node.children?.length && !node.meta.hidden)
     .map(({ fullPath, node }) => {
       const chain: { fullPath: string; node: MenuNode }[] = [];
-      for (let at = byPath.get(fullPath); at; at = at.parentPath ? byPath.get(at.parentPath) : undefined) chain.unshift(at);
+      for (let at = byPath.get(fullPath); at; at = at.parentPath ? byPath.get(at.parentPath) : undefined)
+        chain.unshift(at);
       const top = chain.find((c) => closedToEditor(c.node));
       const basic = chain.some((c) => c.node.meta.isBasic);
-      return { path: fullPath, title: node.meta.title['zh-CN'], adminOnly: top !== undefined, adminOnlyTop: top?.fullPath, basic };
+      return {
+        path: fullPath,
+        title: node.meta.title['zh-CN'],
+        adminOnly: top !== undefined,
+        adminOnlyTop: top?.fullPath,
+        basic,
+      };
     });
 }
 
@@ -83,11 +90,19 @@ function classify(settledOnly: boolean): Shown | null {
     if (screen) {
       const rows = [...screen.querySelectorAll('tr.ant-table-row')].filter(visible).length;
       const busy = screen.querySelector('.ant-spin-spinning') !== null;
-      return { kind: rows > 0 ? 'rows' : busy ? 'loading' : 'emptyTable', detail: screen.getAttribute('data-screen') ?? '' };
+      return {
+        kind: rows > 0 ? 'rows' : busy ? 'loading' : 'emptyTable',
+        detail: screen.getAttribute('data-screen') ?? '',
+      };
     }
-    if (first('.page-placeholder')) return { kind: 'placeholder', detail: first('.page-placeholder')?.textContent ?? '' };
+    if (first('.page-placeholder'))
+      return { kind: 'placeholder', detail: first('.page-placeholder')?.textContent ?? '' };
     if (first('.page-loading') || first('.ant-spin-spinning')) return { kind: 'loading', detail: '' };
-    const text = [...(main?.children ?? [])].filter(visible).map((el) => (el as HTMLElement).innerText).join('').trim();
+    const text = [...(main?.children ?? [])]
+      .filter(visible)
+      .map((el) => (el as HTMLElement).innerText)
+      .join('')
+      .trim();
     return { kind: text ? 'page' : 'loading', detail: text.slice(0, 60) };
   })();
   return settledOnly && (shown.kind === 'loading' || shown.kind === 'emptyTable') ? null : shown;
@@ -128,7 +143,10 @@ async function settle(page: Page, title: string, timeout = 15_000): Promise<Show
 async function tryCreateDialog(page: Page, expected: boolean): Promise<string | null> {
   const create = page.locator('.screen-page:visible .screen-toolbar').getByRole('button', { name: /^新\s*增$/ });
   const shown = (await create.count()) > 0;
-  if (shown !== expected) return expected ? 'no 新增 button, though the schema lets this user create' : 'a 新增 button the schema does not allow';
+  if (shown !== expected)
+    return expected
+      ? 'no 新增 button, though the schema lets this user create'
+      : 'a 新增 button the schema does not allow';
   if (!shown) return null;
   await create.first().click();
   const dialog = page.locator('.ant-modal.record-dialog');
@@ -152,7 +170,9 @@ async function tryCreateDialog(page: Page, expected: boolean): Promise<string | 
 /** The text of a dialog open over the page, or null. */
 function openModalText(page: Page): Promise<string | null> {
   return page.evaluate(() => {
-    const wrap = [...document.querySelectorAll('.ant-modal-wrap')].find((el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).display !== 'none');
+    const wrap = [...document.querySelectorAll('.ant-modal-wrap')].find(
+      (el) => (el as HTMLElement).offsetParent !== null || getComputedStyle(el).display !== 'none',
+    );
     return wrap ? (wrap as HTMLElement).innerText.slice(0, 200) : null;
   });
 }
@@ -213,4 +233,3 @@ export async function visitAll(
   }
   return problems;
 }
-

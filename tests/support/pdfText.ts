@@ -29,7 +29,9 @@ export function pdfText(pdf: Buffer): string {
   const lines: string[] = [];
   for (const [, object] of objects) {
     if (!/\/Type \/Page\b/.test(object.dict)) continue;
-    const fonts = new Map([...resourcesOf(object.dict, objects).matchAll(/\/(F\d+) (\d+) 0 R/g)].map((f) => [f[1]!, cmapOf(Number(f[2]))]));
+    const fonts = new Map(
+      [...resourcesOf(object.dict, objects).matchAll(/\/(F\d+) (\d+) 0 R/g)].map((f) => [f[1]!, cmapOf(Number(f[2]))]),
+    );
     for (const contentRef of contentRefs(object.dict)) {
       const content = objects.get(contentRef)?.stream?.toString('latin1') ?? '';
       lines.push(...showText(content, fonts));
@@ -53,13 +55,16 @@ function parseCmap(cmap: string): Map<number, string> {
   const map = new Map<number, string>();
   const utf16 = (hex: string) => String.fromCharCode(...(hex.match(/.{4}/g) ?? []).map((h) => parseInt(h, 16)));
   for (const block of cmap.matchAll(/beginbfchar([\s\S]*?)endbfchar/g)) {
-    for (const m of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g)) map.set(parseInt(m[1]!, 16), utf16(m[2]!));
+    for (const m of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>/g))
+      map.set(parseInt(m[1]!, 16), utf16(m[2]!));
   }
   for (const block of cmap.matchAll(/beginbfrange([\s\S]*?)endbfrange/g)) {
     for (const m of block[1]!.matchAll(/<([0-9a-fA-F]+)>\s*<([0-9a-fA-F]+)>\s*(\[[^\]]*\]|<[0-9a-fA-F]+>)/g)) {
       const lo = parseInt(m[1]!, 16);
       const hi = parseInt(m[2]!, 16);
-      const targets = m[3]!.startsWith('[') ? [...m[3]!.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => utf16(x[1]!)) : undefined;
+      const targets = m[3]!.startsWith('[')
+        ? [...m[3]!.matchAll(/<([0-9a-fA-F]+)>/g)].map((x) => utf16(x[1]!))
+        : undefined;
       for (let code = lo; code <= hi; code++) {
         if (targets) map.set(code, targets[code - lo] ?? '');
         else map.set(code, String.fromCharCode(parseInt(m[3]!.slice(1, -1), 16) + code - lo));
@@ -79,7 +84,11 @@ function showText(content: string, fonts: Map<string, Map<number, string>>): str
       continue;
     }
     const hexes = m[2] !== undefined ? [...m[2].matchAll(/<([0-9a-fA-F]*)>/g)].map((x) => x[1]!) : [m[3]!];
-    out.push(hexes.map((hex) => (hex.match(/.{4}/g) ?? []).map((code) => cmap.get(parseInt(code, 16)) ?? '\uFFFD').join('')).join(''));
+    out.push(
+      hexes
+        .map((hex) => (hex.match(/.{4}/g) ?? []).map((code) => cmap.get(parseInt(code, 16)) ?? '\uFFFD').join(''))
+        .join(''),
+    );
   }
   return out;
 }

@@ -122,7 +122,10 @@ async function launch(l: Launch): Promise<TestServer> {
       await l.dropDatabase?.();
       rmSync(l.dataDir, { recursive: true, force: true });
       // Every write the file's tests made must be in the operation log (src/server/logs/unloggedWrites.ts).
-      const unlogged = log.join('').split('\n').filter((line) => line.includes(UNLOGGED_WRITE));
+      const unlogged = log
+        .join('')
+        .split('\n')
+        .filter((line) => line.includes(UNLOGGED_WRITE));
       if (unlogged.length) throw new Error(`the server wrote without an operation-log entry:\n${unlogged.join('\n')}`);
     },
     output: () => log.join(''),

@@ -11,7 +11,11 @@ export const STAFF_PASSWORD = 'Flow#2026pw';
 
 /** A position of the lab; `menuIds` give it pages (a role without any cannot sign in to the app). */
 export async function createRole(admin: Api, name: string, menuIds: number[] = []): Promise<number> {
-  const res = await admin.post<{ id: number }>('/api/resources/role', { name, code: 'editor', description: 'workflow test position' });
+  const res = await admin.post<{ id: number }>('/api/resources/role', {
+    name,
+    code: 'editor',
+    description: 'workflow test position',
+  });
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
   const id = res.body.resultObject.id;
   if (menuIds.length > 0) {
@@ -33,7 +37,11 @@ export const OWN_PASSWORD = 'Flow#2026ok';
 export async function createStaff(url: string, admin: Api, userAccount: string, roleIds: number[]): Promise<void> {
   await createUser(admin, userAccount, roleIds);
   const own = apiClientFor(url, await tokenFor(url, userAccount, STAFF_PASSWORD));
-  const res = await own.post('/api/user/changePassword', { password: STAFF_PASSWORD, newPassword: OWN_PASSWORD, confirmPassword: OWN_PASSWORD });
+  const res = await own.post('/api/user/changePassword', {
+    password: STAFF_PASSWORD,
+    newPassword: OWN_PASSWORD,
+    confirmPassword: OWN_PASSWORD,
+  });
   expect(res.body.resultCode, res.body.resultMessage).toBe(200);
 }
 
@@ -49,30 +57,68 @@ export interface ElementSpec {
 }
 
 /** A form page with its elements (and a data source per control with choices); answers the page id. */
-export async function createFormPage(admin: Api, pageName: string, formCode: string, elements: ElementSpec[]): Promise<number> {
-  const form = await admin.post<{ id: number }>('/api/form/createForm', { pageName, formCode, category: 3, columns: 2, tableName: formCode.toLowerCase() });
+export async function createFormPage(
+  admin: Api,
+  pageName: string,
+  formCode: string,
+  elements: ElementSpec[],
+): Promise<number> {
+  const form = await admin.post<{ id: number }>('/api/form/createForm', {
+    pageName,
+    formCode,
+    category: 3,
+    columns: 2,
+    tableName: formCode.toLowerCase(),
+  });
   expect(form.body.resultCode, form.body.resultMessage).toBe(200);
   const formId = form.body.resultObject.id;
   for (const [i, e] of elements.entries()) {
     let dataSourceId: number | undefined;
     if (e.choices) {
-      const root = await admin.post<{ id: number }>('/api/form/createTreeDataSource', { dataSourceName: `${pageName}-${e.label}`, code: `${formCode}_${e.logicalName}` });
+      const root = await admin.post<{ id: number }>('/api/form/createTreeDataSource', {
+        dataSourceName: `${pageName}-${e.label}`,
+        code: `${formCode}_${e.logicalName}`,
+      });
       expect(root.body.resultCode, root.body.resultMessage).toBe(200);
       dataSourceId = root.body.resultObject.id;
       for (const [j, [code, name]] of e.choices.entries()) {
-        const child = await admin.post('/api/form/createTreeDataSource', { dataSourceName: name, code, parentId: dataSourceId, sort: j });
+        const child = await admin.post('/api/form/createTreeDataSource', {
+          dataSourceName: name,
+          code,
+          parentId: dataSourceId,
+          sort: j,
+        });
         expect(child.body.resultCode, child.body.resultMessage).toBe(200);
       }
     }
-    const fields = { logicalName: e.logicalName, label: e.label, controlType: e.controlType, required: e.required, numeric: e.numeric, unit: e.unit };
-    const created = await admin.post('/api/form/createElement', { formId, sort: i, ...fields, ...(dataSourceId && { dataSourceId }) });
+    const fields = {
+      logicalName: e.logicalName,
+      label: e.label,
+      controlType: e.controlType,
+      required: e.required,
+      numeric: e.numeric,
+      unit: e.unit,
+    };
+    const created = await admin.post('/api/form/createElement', {
+      formId,
+      sort: i,
+      ...fields,
+      ...(dataSourceId && { dataSourceId }),
+    });
     expect(created.body.resultCode, created.body.resultMessage).toBe(200);
   }
   return formId;
 }
 
 /** Creates a model (category 1-5), saves its XML as the designer does, deploys it; answers the model id. */
-export async function deployXml(url: string, token: string, admin: Api, key: string, xml: string, category = 3): Promise<string> {
+export async function deployXml(
+  url: string,
+  token: string,
+  admin: Api,
+  key: string,
+  xml: string,
+  category = 3,
+): Promise<string> {
   const created = await admin.post<{ id: string }>('/api/workflow/model/insert', { key, name: key, category });
   expect(created.body.resultCode, created.body.resultMessage).toBe(200);
   const id = created.body.resultObject.id;
@@ -118,7 +164,10 @@ export function modelXml(key: string, name: string, nodes: Node[], flows: Flow[]
   const pos = new Map<string, { x: number; y: number; w: number; h: number }>();
   const columns = new Map<string, number>();
   nodes.forEach((n, i) => {
-    const incoming = flows.filter((f) => f.to === n.id).map((f) => columns.get(f.from)).filter((c): c is number => c !== undefined);
+    const incoming = flows
+      .filter((f) => f.to === n.id)
+      .map((f) => columns.get(f.from))
+      .filter((c): c is number => c !== undefined);
     const col = incoming.length ? Math.max(...incoming) + 1 : i === 0 ? 0 : i;
     columns.set(n.id, col);
     const row = [...columns.entries()].filter(([id, c]) => c === col && id !== n.id).length;
@@ -168,8 +217,17 @@ export function modelXml(key: string, name: string, nodes: Node[], flows: Flow[]
  * the gateway's flow order (large before small; default none) to one of three slide tasks, then 复核
  * (review form) passes to 签发 or sends an unpass back to 取材. The slide tasks and 签发 show no form.
  */
-export function biopsyModel(key: string, ids: { grossGroup: number; diagGroup: number; grossForm: number; reviewForm: number }): string {
-  const task = (id: string, name: string, formKey: number | undefined, group: number): Node => ({ id, kind: 'userTask', name, formKey, groups: [group] });
+export function biopsyModel(
+  key: string,
+  ids: { grossGroup: number; diagGroup: number; grossForm: number; reviewForm: number },
+): string {
+  const task = (id: string, name: string, formKey: number | undefined, group: number): Node => ({
+    id,
+    kind: 'userTask',
+    name,
+    formKey,
+    groups: [group],
+  });
   return modelXml(
     key,
     '活检流程',
@@ -177,7 +235,13 @@ export function biopsyModel(key: string, ids: { grossGroup: number; diagGroup: n
       { id: 'start', kind: 'startEvent', name: '开始' },
       task('grossing', '取材', ids.grossForm, ids.grossGroup),
       // Flow order puts "large" first: a size of 5 makes both conditions true and "large" must win.
-      { id: 'sizeGateway', kind: 'exclusiveGateway', name: '标本大小', order: ['toLarge', 'toSmall', 'toNone'], default: 'toNone' },
+      {
+        id: 'sizeGateway',
+        kind: 'exclusiveGateway',
+        name: '标本大小',
+        order: ['toLarge', 'toSmall', 'toNone'],
+        default: 'toNone',
+      },
       task('smallSlide', '小标本制片', undefined, ids.diagGroup),
       task('largeSlide', '大标本制片', undefined, ids.diagGroup),
       task('plainSlide', '常规制片', undefined, ids.diagGroup),

@@ -17,7 +17,8 @@ const screen: ScreenSchema = {
   endpoints: { list: '/api/statistics/qcChart' },
   chart: { kind: 'leveyJennings', x: 'runAt', values: ['value'] },
 };
-const rows = (n: number): ScreenRecord[] => Array.from({ length: n }, (_, i) => ({ id: i + 1, version: 1, value: 5 + i / 10 }));
+const rows = (n: number): ScreenRecord[] =>
+  Array.from({ length: n }, (_, i) => ({ id: i + 1, version: 1, value: 5 + i / 10 }));
 
 const asked: URLSearchParams[] = [];
 let failNext = false;
@@ -25,8 +26,13 @@ const server = setupServer(
   mock.get('*/api/statistics/qcChart', ({ request }) => {
     const query = new URL(request.url).searchParams;
     asked.push(query);
-    if (failNext) return HttpResponse.json({ resultCode: 500, resultMessage: '查询失败', resultObject: null }, { status: 500 });
-    return HttpResponse.json({ resultCode: 200, resultMessage: 'ok', resultObject: { records: rows(query.get('plan') === '4' ? 5 : 3), total: 3 } });
+    if (failNext)
+      return HttpResponse.json({ resultCode: 500, resultMessage: '查询失败', resultObject: null }, { status: 500 });
+    return HttpResponse.json({
+      resultCode: 200,
+      resultMessage: 'ok',
+      resultObject: { records: rows(query.get('plan') === '4' ? 5 : 3), total: 3 },
+    });
   }),
 );
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -40,7 +46,12 @@ afterAll(() => server.close());
 function listOf(over: Partial<ListController>): ListController {
   const noop = () => undefined;
   return {
-    params: { page: 1, size: 2, sort: { field: 'runAt', order: 'asc' }, filters: { plan: 3, runAt: ['2026-01-18', '2026-01-19 23:59:59'] } },
+    params: {
+      page: 1,
+      size: 2,
+      sort: { field: 'runAt', order: 'asc' },
+      filters: { plan: 3, runAt: ['2026-01-18', '2026-01-19 23:59:59'] },
+    },
     records: rows(2),
     total: 2,
     more: false,
@@ -84,7 +95,9 @@ describe('rows of a screen chart', () => {
 
   it('asks again when the table answers a new query, and not while it is still loading', async () => {
     const first = listOf({ total: 3 });
-    const { result, rerender } = renderHook(({ list }) => useChartRows(screen, list), { initialProps: { list: first } });
+    const { result, rerender } = renderHook(({ list }) => useChartRows(screen, list), {
+      initialProps: { list: first },
+    });
     await waitFor(() => expect(result.current.records).toHaveLength(3));
     const next = { ...first.params, filters: { plan: 4 } };
     rerender({ list: { ...first, params: next, loading: true } });

@@ -3,12 +3,20 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption, ScatterSeriesOption } from 'echarts/charts';
-import { chartPanels, MAX_PANELS, valueText, VIOLATION_COLOR, type ChartOption, type ChartRow } from '../../src/web/charts/chartOptions';
+import {
+  chartPanels,
+  MAX_PANELS,
+  valueText,
+  VIOLATION_COLOR,
+  type ChartOption,
+  type ChartRow,
+} from '../../src/web/charts/chartOptions';
 import { checkScreenFile } from '../../src/server/screens/check';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 const schemaDir = path.resolve(import.meta.dirname, '../../schemas');
-const screen = (id: string) => JSON.parse(readFileSync(path.join(schemaDir, 'screens', `${id}.json`), 'utf8')) as ScreenSchema;
+const screen = (id: string) =>
+  JSON.parse(readFileSync(path.join(schemaDir, 'screens', `${id}.json`), 'utf8')) as ScreenSchema;
 
 type AnySeries = BarSeriesOption | LineSeriesOption | PieSeriesOption | ScatterSeriesOption;
 const seriesOf = (option: ChartOption) => option.series as AnySeries[];
@@ -20,7 +28,19 @@ const spoken = (option: ChartOption) => (option.aria as { label: { description: 
 /** A demo QC point as /api/statistics/qcChart answers it (GLU level 1: mean 5.2, SD 0.12). */
 function qcPoint(group: string, runAt: string, value: number, violations = '', mean = 5.2, sd = 0.12): ChartRow {
   const at = (k: number) => Math.round((mean + k * sd) * 10_000) / 10_000;
-  return { group, runAt, value, violations, mean, lower1s: at(-1), upper1s: at(1), lower2s: at(-2), upper2s: at(2), lower3s: at(-3), upper3s: at(3) };
+  return {
+    group,
+    runAt,
+    value,
+    violations,
+    mean,
+    lower1s: at(-1),
+    upper1s: at(1),
+    lower2s: at(-2),
+    upper2s: at(2),
+    lower3s: at(-3),
+    upper3s: at(3),
+  };
 }
 
 describe('Levey-Jennings chart of the QC chart screen', () => {
@@ -32,7 +52,8 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
     qcPoint('AU5800-1 GLU 水平1', '2026-01-18 08:05:00', 5.18),
     qcPoint('AU5800-1 GLU 水平1', '2026-01-19 08:02:00', 5.47, '1-2s'),
   ];
-  const panels = (locale: 'zh-CN' | 'en-US' = 'zh-CN', of = rows) => chartPanels(qc, of, locale).panels.map((p) => p.option);
+  const panels = (locale: 'zh-CN' | 'en-US' = 'zh-CN', of = rows) =>
+    chartPanels(qc, of, locale).panels.map((p) => p.option);
   /** The run names under the axis: runs sit at x = 1..n. */
   const runLabels = (option: ChartOption) => {
     const axis = option.xAxis as { min: number; max: number; axisLabel: { formatter: (x: number) => string } };
@@ -50,7 +71,14 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
     expect(hiddenPanels).toBe(0);
     const [glu, k] = panels();
     expect(runLabels(glu!)).toEqual(['2026-01-18 08:05', '2026-01-19 08:02', '2026-01-20 08:04']);
-    expect(named(glu!, '测定值')).toMatchObject({ type: 'line', data: [[1, 5.18], [2, 5.47], [3, 5.49]] });
+    expect(named(glu!, '测定值')).toMatchObject({
+      type: 'line',
+      data: [
+        [1, 5.18],
+        [2, 5.47],
+        [3, 5.49],
+      ],
+    });
     expect(runLabels(k!)).toEqual(['2026-01-20 08:10']);
     expect(named(k!, '测定值').data).toEqual([[1, 3.33]]);
   });
@@ -75,8 +103,16 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
   });
 
   it('steps the lines where a new lot brings a new mean', () => {
-    const [plan] = panels('zh-CN', [qcPoint('P', '2026-02-01 08:00:00', 5.2), qcPoint('P', '2026-02-02 08:00:00', 5.6, '', 5.5, 0.1)]);
-    expect(named(plan!, '靶值').data).toEqual([[0.5, 5.2], [1.5, 5.2], [1.5, 5.5], [2.5, 5.5]]);
+    const [plan] = panels('zh-CN', [
+      qcPoint('P', '2026-02-01 08:00:00', 5.2),
+      qcPoint('P', '2026-02-02 08:00:00', 5.6, '', 5.5, 0.1),
+    ]);
+    expect(named(plan!, '靶值').data).toEqual([
+      [0.5, 5.2],
+      [1.5, 5.2],
+      [1.5, 5.5],
+      [2.5, 5.5],
+    ]);
   });
 
   it('marks the runs that broke a rule red, with the rules written beside them and in the tooltip', () => {
@@ -87,27 +123,52 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
       { value: [2, 5.47], label: expect.objectContaining({ show: true, formatter: '1-2s' }) },
       { value: [3, 5.49], label: expect.objectContaining({ show: true, formatter: '1-2s, 2-2s' }) },
     ]);
-    expect((named(k!, '违背规则') as ScatterSeriesOption).data).toEqual([{ value: [1, 3.33], label: expect.objectContaining({ formatter: '1-3s' }) }]);
+    expect((named(k!, '违背规则') as ScatterSeriesOption).data).toEqual([
+      { value: [1, 3.33], label: expect.objectContaining({ formatter: '1-3s' }) },
+    ]);
     const tooltip = (glu!.tooltip as { formatter: (p: unknown) => string }).formatter;
     expect(tooltip({ value: [3, 5.49] })).toBe('2026-01-20 08:04<br/>测定值: 5.49<br/>违背规则: 1-2s, 2-2s');
     expect(tooltip({ value: [1, 5.18] })).toBe('2026-01-18 08:05<br/>测定值: 5.18');
-    expect(spoken(glu!)).toBe('测定值：2026-01-18 08:05 5.18，2026-01-19 08:02 5.47，2026-01-20 08:04 5.49；违背规则：2026-01-19 08:02 1-2s，2026-01-20 08:04 1-2s, 2-2s');
+    expect(spoken(glu!)).toBe(
+      '测定值：2026-01-18 08:05 5.18，2026-01-19 08:02 5.47，2026-01-20 08:04 5.49；违背规则：2026-01-19 08:02 1-2s，2026-01-20 08:04 1-2s, 2-2s',
+    );
   });
 
   it('writes rule names as text, never as markup or a label template', () => {
     const [plan] = panels('zh-CN', [qcPoint('P', '2026-02-01 08:00:00', 5.6, '<b>{a}</b>')]);
-    expect(((named(plan!, '违背规则') as ScatterSeriesOption).data as { label: { formatter: string } }[])[0]!.label.formatter).toBe('<b>a</b>');
-    expect((plan!.tooltip as { formatter: (p: unknown) => string }).formatter({ value: [1, 5.6] })).toContain('&#60;b&#62;{a}&#60;/b&#62;');
+    expect(
+      ((named(plan!, '违背规则') as ScatterSeriesOption).data as { label: { formatter: string } }[])[0]!.label
+        .formatter,
+    ).toBe('<b>a</b>');
+    expect((plan!.tooltip as { formatter: (p: unknown) => string }).formatter({ value: [1, 5.6] })).toContain(
+      '&#60;b&#62;{a}&#60;/b&#62;',
+    );
   });
 
   it('names series and lines in English when the user reads English', () => {
     const [glu] = panels('en-US');
-    expect(seriesOf(glu!).map((s) => s.name)).toEqual(['+3 SD', '+2 SD', '+1 SD', 'Mean', '-1 SD', '-2 SD', '-3 SD', 'Value', 'Rules broken']);
+    expect(seriesOf(glu!).map((s) => s.name)).toEqual([
+      '+3 SD',
+      '+2 SD',
+      '+1 SD',
+      'Mean',
+      '-1 SD',
+      '-2 SD',
+      '-3 SD',
+      'Value',
+      'Rules broken',
+    ]);
   });
 
   it('leaves a gap for a run without a value, and draws no mark for it', () => {
-    const [plan] = panels('zh-CN', [qcPoint('P', '2026-01-01 08:00:00', 5.2), { ...qcPoint('P', '2026-01-02 08:00:00', 0, '1-3s'), value: null }]);
-    expect(named(plan!, '测定值').data).toEqual([[1, 5.2], [2, null]]);
+    const [plan] = panels('zh-CN', [
+      qcPoint('P', '2026-01-01 08:00:00', 5.2),
+      { ...qcPoint('P', '2026-01-02 08:00:00', 0, '1-3s'), value: null },
+    ]);
+    expect(named(plan!, '测定值').data).toEqual([
+      [1, 5.2],
+      [2, null],
+    ]);
     expect((named(plan!, '违背规则') as ScatterSeriesOption).data).toEqual([]);
   });
 
@@ -121,10 +182,14 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
 
 describe('bar and pie charts of the statistics screens', () => {
   it('draws the turnaround medians and 90th percentiles as bars per group, in the table order', () => {
-    const option = chartPanels(screen('stat-in-lab-tat'), [
-      { group: '生化组', count: 1, medianMinutes: 120, p90Minutes: 120 },
-      { group: '临检组', count: 2, medianMinutes: 60, p90Minutes: 180 },
-    ], 'zh-CN').panels[0]!.option;
+    const option = chartPanels(
+      screen('stat-in-lab-tat'),
+      [
+        { group: '生化组', count: 1, medianMinutes: 120, p90Minutes: 120 },
+        { group: '临检组', count: 2, medianMinutes: 60, p90Minutes: 180 },
+      ],
+      'zh-CN',
+    ).panels[0]!.option;
     expect(categories(option)).toEqual(['生化组', '临检组']);
     expect(seriesOf(option)).toMatchObject([
       { type: 'bar', name: '中位数(分钟)', data: [120, 60], stack: undefined },
@@ -135,13 +200,22 @@ describe('bar and pie charts of the statistics screens', () => {
   });
 
   it('stacks the counts of each account when the chart says stack', () => {
-    const count = (key: string, zh: string, en: string) => ({ key, type: 'integer' as const, label: { 'zh-CN': zh, 'en-US': en } });
+    const count = (key: string, zh: string, en: string) => ({
+      key,
+      type: 'integer' as const,
+      label: { 'zh-CN': zh, 'en-US': en },
+    });
     const stacked: ScreenSchema = {
       schemaVersion: 2,
       id: 'stacked',
       title: { 'zh-CN': '操作量', 'en-US': 'Writes' },
       resource: { name: 'stacked' },
-      fields: [{ key: 'group', type: 'text', label: { 'zh-CN': '账号', 'en-US': 'Account' } }, count('creates', '新增', 'Created'), count('updates', '修改', 'Changed'), count('deletes', '删除', 'Deleted')],
+      fields: [
+        { key: 'group', type: 'text', label: { 'zh-CN': '账号', 'en-US': 'Account' } },
+        count('creates', '新增', 'Created'),
+        count('updates', '修改', 'Changed'),
+        count('deletes', '删除', 'Deleted'),
+      ],
       chart: { kind: 'bar', x: 'group', values: ['creates', 'updates', 'deletes'], stack: true },
     };
     const rows = [
@@ -156,15 +230,21 @@ describe('bar and pie charts of the statistics screens', () => {
     ]);
     // Counts: no half steps on the axis.
     expect(option.yAxis).toMatchObject({ minInterval: 1 });
-    expect(spoken(chartPanels(stacked, rows, 'en-US').panels[0]!.option)).toBe('Created: admin 5, editor 2; Changed: admin 3, editor 0; Deleted: admin 1, editor 0');
+    expect(spoken(chartPanels(stacked, rows, 'en-US').panels[0]!.option)).toBe(
+      'Created: admin 5, editor 2; Changed: admin 3, editor 0; Deleted: admin 1, editor 0',
+    );
   });
 
   it('splits the sample modifications of each data kind into one stacked series per account', () => {
-    const option = chartPanels(screen('stat-sample-modification'), [
-      { group: '标本类型', account: 'admin', count: 4, records: 2 },
-      { group: '质控结果', account: 'editor', count: 3, records: 3 },
-      { group: '标本类型', account: 'editor', count: 1, records: 1 },
-    ], 'zh-CN').panels[0]!.option;
+    const option = chartPanels(
+      screen('stat-sample-modification'),
+      [
+        { group: '标本类型', account: 'admin', count: 4, records: 2 },
+        { group: '质控结果', account: 'editor', count: 3, records: 3 },
+        { group: '标本类型', account: 'editor', count: 1, records: 1 },
+      ],
+      'zh-CN',
+    ).panels[0]!.option;
     expect(categories(option)).toEqual(['标本类型', '质控结果']);
     expect(seriesOf(option)).toMatchObject([
       { name: 'admin', data: [4, null], stack: 'total' },
@@ -173,11 +253,15 @@ describe('bar and pie charts of the statistics screens', () => {
   });
 
   it('draws the specimen types as shares of a pie, one slice per type', () => {
-    const option = chartPanels(screen('stat-specimen-type-volume'), [
-      { group: '血清', count: 30, share: 60 },
-      { group: '全血', count: 15, share: 30 },
-      { group: '—', count: 5, share: 10 },
-    ], 'zh-CN').panels[0]!.option;
+    const option = chartPanels(
+      screen('stat-specimen-type-volume'),
+      [
+        { group: '血清', count: 30, share: 60 },
+        { group: '全血', count: 15, share: 30 },
+        { group: '—', count: 5, share: 10 },
+      ],
+      'zh-CN',
+    ).panels[0]!.option;
     const [slices] = seriesOf(option) as PieSeriesOption[];
     expect(slices).toMatchObject({ type: 'pie', name: '标本量' });
     expect(slices!.data).toEqual([
@@ -193,7 +277,20 @@ describe('bar and pie charts of the statistics screens', () => {
   });
 
   it('gives every statistics screen and the QC chart a chart their files check out with', () => {
-    const ids = ['qc-chart', 'handover-statistics', ...['hospital-submission-volume', 'in-lab-tat', 'inspection-purpose-volume', 'pre-inspection-tat', 'professional-group-volume', 'sample-modification', 'specimen-type-volume', 'workload'].map((s) => `stat-${s}`)];
+    const ids = [
+      'qc-chart',
+      'handover-statistics',
+      ...[
+        'hospital-submission-volume',
+        'in-lab-tat',
+        'inspection-purpose-volume',
+        'pre-inspection-tat',
+        'professional-group-volume',
+        'sample-modification',
+        'specimen-type-volume',
+        'workload',
+      ].map((s) => `stat-${s}`),
+    ];
     for (const id of ids) {
       const checked = checkScreenFile(path.join(schemaDir, 'screens', `${id}.json`), schemaDir);
       expect(checked, id).toHaveProperty('screen');
@@ -208,10 +305,17 @@ describe('axis and legend words of a value', () => {
   const qc = screen('qc-chart');
   const field = (s: ScreenSchema, key: string) => s.fields.find((f) => f.key === key);
   it('reads a reference by its title, an option by its label, a time without seconds, nothing as a dash', () => {
-    expect(valueText(field(qc, 'plan'), { plan: 3, labels: { plan: 'AU5800-1 K 水平1' } }, 'zh-CN')).toBe('AU5800-1 K 水平1');
+    expect(valueText(field(qc, 'plan'), { plan: 3, labels: { plan: 'AU5800-1 K 水平1' } }, 'zh-CN')).toBe(
+      'AU5800-1 K 水平1',
+    );
     expect(valueText(field(qc, 'runAt'), { runAt: '2026-01-20T08:10:00' }, 'zh-CN')).toBe('2026-01-20 08:10');
     expect(valueText(field(qc, 'group'), { group: '' }, 'zh-CN')).toBe('—');
-    const status = { key: 'status', type: 'enum' as const, label: { 'zh-CN': '状态', 'en-US': 'Status' }, options: [{ value: 'reject', label: { 'zh-CN': '失控', 'en-US': 'Rejected' } }] };
+    const status = {
+      key: 'status',
+      type: 'enum' as const,
+      label: { 'zh-CN': '状态', 'en-US': 'Status' },
+      options: [{ value: 'reject', label: { 'zh-CN': '失控', 'en-US': 'Rejected' } }],
+    };
     expect(valueText(status, { status: 'reject' }, 'en-US')).toBe('Rejected');
   });
 });
@@ -223,7 +327,12 @@ describe('checking the chart of a screen file', () => {
     id: 'x',
     title: { 'zh-CN': '统计', 'en-US': 'Statistic' },
     resource: { name: 'x' },
-    fields: [{ key: 'group', type: 'text', label: { 'zh-CN': '组', 'en-US': 'Group' } }, count('count'), count('creates'), count('deletes')],
+    fields: [
+      { key: 'group', type: 'text', label: { 'zh-CN': '组', 'en-US': 'Group' } },
+      count('count'),
+      count('creates'),
+      count('deletes'),
+    ],
   };
   const problemOf = (chart: unknown) => {
     const dir = mkdtempSync(path.join(tmpdir(), 'chart-check-'));
@@ -234,13 +343,30 @@ describe('checking the chart of a screen file', () => {
   };
 
   it('refuses a chart that names a missing field, draws text, or pies two values, and says where', () => {
-    expect(problemOf({ kind: 'bar', x: 'nobody', values: ['count'] })).toEqual({ path: '/chart/x', message: 'no field "nobody"' });
-    expect(problemOf({ kind: 'bar', x: 'group', values: ['count', 'group'] })).toEqual({ path: '/chart/values/1', message: '"group" is not a number field' });
-    expect(problemOf({ kind: 'pie', x: 'group', values: ['creates', 'deletes'] })).toEqual({ path: '/chart/values', message: 'a pie draws one value field' });
-    expect(problemOf({ kind: 'leveyJennings', x: 'group', values: ['count'], referenceLines: [{ field: 'mean' }] })).toEqual({ path: '/chart/referenceLines/0/field', message: 'no field "mean"' });
+    expect(problemOf({ kind: 'bar', x: 'nobody', values: ['count'] })).toEqual({
+      path: '/chart/x',
+      message: 'no field "nobody"',
+    });
+    expect(problemOf({ kind: 'bar', x: 'group', values: ['count', 'group'] })).toEqual({
+      path: '/chart/values/1',
+      message: '"group" is not a number field',
+    });
+    expect(problemOf({ kind: 'pie', x: 'group', values: ['creates', 'deletes'] })).toEqual({
+      path: '/chart/values',
+      message: 'a pie draws one value field',
+    });
+    expect(
+      problemOf({ kind: 'leveyJennings', x: 'group', values: ['count'], referenceLines: [{ field: 'mean' }] }),
+    ).toEqual({ path: '/chart/referenceLines/0/field', message: 'no field "mean"' });
     expect(problemOf({ kind: 'radar', x: 'group', values: ['count'] })).toMatchObject({ path: '/chart/kind' });
-    expect(problemOf({ kind: 'bar', x: 'group', values: ['count'], violationField: 'group' })).toEqual({ path: '/chart', message: 'reference lines and violations belong to a leveyJennings chart' });
-    expect(problemOf({ kind: 'pie', x: 'group', values: ['count'], seriesField: 'group' })).toEqual({ path: '/chart/seriesField', message: 'only a bar or line chart splits into series' });
+    expect(problemOf({ kind: 'bar', x: 'group', values: ['count'], violationField: 'group' })).toEqual({
+      path: '/chart',
+      message: 'reference lines and violations belong to a leveyJennings chart',
+    });
+    expect(problemOf({ kind: 'pie', x: 'group', values: ['count'], seriesField: 'group' })).toEqual({
+      path: '/chart/seriesField',
+      message: 'only a bar or line chart splits into series',
+    });
     expect(problemOf({ kind: 'bar', x: 'group', values: ['count'], stack: true })).toBeUndefined();
   });
 });

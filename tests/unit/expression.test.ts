@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { checkExpression, evaluate, evaluateCondition, ExpressionError, variablesOf } from '../../src/shared/expression';
+import {
+  checkExpression,
+  evaluate,
+  evaluateCondition,
+  ExpressionError,
+  variablesOf,
+} from '../../src/shared/expression';
 
 describe('workflow expressions (${...})', () => {
   it('compares form values the way the condition builder writes them', () => {

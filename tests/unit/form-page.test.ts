@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formDefaults, formPageScreen, formProblems, type FormElement, type FormPage } from '../../src/shared/forms/formPage';
+import {
+  formDefaults,
+  formPageScreen,
+  formProblems,
+  type FormElement,
+  type FormPage,
+} from '../../src/shared/forms/formPage';
 
 /** A form page becomes the field definitions the screens use: one rendering, one set of checks on both sides. */
 const element = (e: Partial<FormElement> & Pick<FormElement, 'key' | 'label' | 'controlType'>): FormElement => ({
@@ -17,9 +23,26 @@ const page: FormPage = {
   tableName: 'gross',
   columns: 3,
   elements: [
-    element({ key: 'tumorSize', label: '肿瘤最大径', controlType: 'input', numeric: true, unit: 'cm', required: true, defaultValue: '0' }),
+    element({
+      key: 'tumorSize',
+      label: '肿瘤最大径',
+      controlType: 'input',
+      numeric: true,
+      unit: 'cm',
+      required: true,
+      defaultValue: '0',
+    }),
     element({ key: 'site', label: '取材部位', controlType: 'select', choices: [{ value: 'A', label: '胃窦' }] }),
-    element({ key: 'blocks', label: '取材块', controlType: 'checkbox', choices: [{ value: 'B1', label: '一块' }, { value: 'B2', label: '二块' }], defaultValue: 'B1' }),
+    element({
+      key: 'blocks',
+      label: '取材块',
+      controlType: 'checkbox',
+      choices: [
+        { value: 'B1', label: '一块' },
+        { value: 'B2', label: '二块' },
+      ],
+      defaultValue: 'B1',
+    }),
     element({ key: 'verdict', label: '复核结果', controlType: 'result', required: true }),
     element({ key: 'sampledOn', label: '取材日期', controlType: 'date' }),
   ],

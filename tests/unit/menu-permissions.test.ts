@@ -16,7 +16,10 @@ describe('menu permissions (spec 6)', () => {
         path: '/lab',
         meta: { id: 2, title: { 'zh-CN': '实验室', 'en-US': 'Lab' } },
         children: [
-          { path: 'system', meta: { id: 201, roles: ['admin' as const], title: { 'zh-CN': '系统', 'en-US': 'System' } } },
+          {
+            path: 'system',
+            meta: { id: 201, roles: ['admin' as const], title: { 'zh-CN': '系统', 'en-US': 'System' } },
+          },
           { path: 'basic', meta: { id: 202, title: { 'zh-CN': '基础', 'en-US': 'Basic' } } },
         ],
       },

@@ -24,7 +24,11 @@ const TREE: MenuNode[] = [
           { path: 'remarks', meta: { id: 20203, title: title('备注字典'), roles: ['admin'] } },
         ],
       },
-      { path: 'system', meta: { id: 201, title: title('系统维护'), roles: ['admin'] }, children: [{ path: 'menu', meta: { id: 20101, roles: ['admin'], title: title('菜单维护') } }] },
+      {
+        path: 'system',
+        meta: { id: 201, title: title('系统维护'), roles: ['admin'] },
+        children: [{ path: 'menu', meta: { id: 20101, roles: ['admin'], title: title('菜单维护') } }],
+      },
     ],
   },
 ];

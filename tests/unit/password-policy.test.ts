@@ -32,7 +32,9 @@ describe('password rules of spec 5', () => {
     expect(t(checkNewPassword('weak')!)).toBe('密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位');
     expect(t(checkConfirmPassword('Abcdefg1', '')!)).toBe('请再次输入密码');
     expect(t(checkConfirmPassword('Abcdefg1', 'Abcdefg2')!)).toBe('两次输入密码不一致!');
-    expect(checkPasswordChange({ password: 'Old@2026x', newPassword: 'Abcdefg1', confirmPassword: 'Abcdefg1' })).toBeUndefined();
+    expect(
+      checkPasswordChange({ password: 'Old@2026x', newPassword: 'Abcdefg1', confirmPassword: 'Abcdefg1' }),
+    ).toBeUndefined();
     expect(checkPasswordChange({ password: 'Abcdefg1', newPassword: 'Abcdefg1', confirmPassword: 'Abcdefg1' })).toBe(
       'password.new.sameAsOld',
     );

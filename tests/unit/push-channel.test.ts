@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { HEARTBEAT_MS, RECONNECT_MS, REPLY_TIMEOUT_MS, openPushChannel, type Alert } from '../../src/web/push/pushChannel';
+import {
+  HEARTBEAT_MS,
+  RECONNECT_MS,
+  REPLY_TIMEOUT_MS,
+  openPushChannel,
+  type Alert,
+} from '../../src/web/push/pushChannel';
 import { DURATION, feedback, notify } from '../../src/web/app/feedback';
 
 /** A WebSocket the test drives by hand: it records what was sent and opens, talks and closes on cue. */
@@ -42,7 +48,12 @@ describe('push channel (spec 4, 9)', () => {
     vi.stubGlobal('WebSocket', FakeSocket);
     alerts = [];
     mayReconnect = true;
-    stop = openPushChannel({ userId: '1000', token: 'tok en', onAlert: (a) => alerts.push(a), mayReconnect: () => mayReconnect });
+    stop = openPushChannel({
+      userId: '1000',
+      token: 'tok en',
+      onAlert: (a) => alerts.push(a),
+      mayReconnect: () => mayReconnect,
+    });
     last().open();
   });
   afterEach(() => {
@@ -113,7 +124,10 @@ describe('message durations (spec 8)', () => {
   it('keeps info, success and warning 1 s and errors 8 s', () => {
     const shown: [string, number][] = [];
     const message = Object.fromEntries(
-      (['info', 'success', 'warning', 'error'] as const).map((kind) => [kind, (_text: string, seconds: number) => shown.push([kind, seconds])]),
+      (['info', 'success', 'warning', 'error'] as const).map((kind) => [
+        kind,
+        (_text: string, seconds: number) => shown.push([kind, seconds]),
+      ]),
     );
     Object.assign(feedback, { message });
     notify.info('a');

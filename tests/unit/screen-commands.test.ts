@@ -28,14 +28,24 @@ const server = setupServer(
   mock.get('*/api/files/slip', ({ request }) => {
     calls.push({ method: 'GET', path: '/api/files/slip', body: undefined, query: new URL(request.url).search });
     return new HttpResponse(new Uint8Array([37, 80, 68, 70]), {
-      headers: { 'content-type': 'application/pdf', 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('交接单_JJ1.pdf')}` },
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent('交接单_JJ1.pdf')}`,
+      },
     });
   }),
-  mock.post('*/api/files/refused', () => HttpResponse.json({ resultCode: 400, resultMessage: '接收人密码错误', resultObject: null }, { status: 400 })),
+  mock.post('*/api/files/refused', () =>
+    HttpResponse.json({ resultCode: 400, resultMessage: '接收人密码错误', resultObject: null }, { status: 400 }),
+  ),
   mock.all('*/api/*', async ({ request }) => {
     const text = await request.text();
     const url = new URL(request.url);
-    calls.push({ method: request.method, path: url.pathname, body: text ? JSON.parse(text) : undefined, ...(url.search && { query: url.search }) });
+    calls.push({
+      method: request.method,
+      path: url.pathname,
+      body: text ? JSON.parse(text) : undefined,
+      ...(url.search && { query: url.search }),
+    });
     return HttpResponse.json({ resultCode: 200, resultMessage: 'ok', resultObject: null });
   }),
 );
@@ -55,7 +65,12 @@ describe('named commands of a screen', () => {
   it('calls a row endpoint once per row, and an endpoint without placeholders once with the ids', async () => {
     const perRow: ActionDef = { kind: 'command', name: 'evaluate', endpoint: '/api/qc/results/{id}/evaluate' };
     await commandHandler(perRow)!({ screen, action: perRow, records: [row(3, 'a'), row(4, 'b')], locale: 'zh-CN' });
-    const batch: ActionDef = { kind: 'command', name: 'approveAll', endpoint: '/api/qc/results/approve', method: 'PUT' };
+    const batch: ActionDef = {
+      kind: 'command',
+      name: 'approveAll',
+      endpoint: '/api/qc/results/approve',
+      method: 'PUT',
+    };
     await commandHandler(batch)!({ screen, action: batch, records: [row(3, 'a'), row(4, 'b')], locale: 'zh-CN' });
     expect(calls).toEqual([
       { method: 'POST', path: '/api/qc/results/3/evaluate', body: undefined },
@@ -89,25 +104,43 @@ describe('a command with a dialog and a file answer (action.fields, download)', 
     };
   });
 
-  it('sends the dialog\'s values in the body of a POST, beside the ids of a batch', async () => {
+  it("sends the dialog's values in the body of a POST, beside the ids of a batch", async () => {
     const perRow: ActionDef = { kind: 'command', endpoint: '/api/x/confirm?recordId={id}' };
-    await commandHandler(perRow)!({ screen, action: perRow, records: [row(5, 'a')], locale: 'zh-CN', values: { userAccount: 'r1', passwd: 'p' } });
+    await commandHandler(perRow)!({
+      screen,
+      action: perRow,
+      records: [row(5, 'a')],
+      locale: 'zh-CN',
+      values: { userAccount: 'r1', passwd: 'p' },
+    });
     const batch: ActionDef = { kind: 'command', endpoint: '/api/x/confirmAll' };
-    await commandHandler(batch)!({ screen, action: batch, records: [row(5, 'a'), row(6, 'b')], locale: 'zh-CN', values: { userAccount: 'r1' } });
+    await commandHandler(batch)!({
+      screen,
+      action: batch,
+      records: [row(5, 'a'), row(6, 'b')],
+      locale: 'zh-CN',
+      values: { userAccount: 'r1' },
+    });
     expect(calls).toEqual([
       { method: 'POST', path: '/api/x/confirm', query: '?recordId=5', body: { userAccount: 'r1', passwd: 'p' } },
       { method: 'POST', path: '/api/x/confirmAll', body: { ids: [5, 6], userAccount: 'r1' } },
     ]);
   });
 
-  it('sends a GET\'s inputs in the query: the ids as one value, the list\'s filters from the toolbar', async () => {
+  it("sends a GET's inputs in the query: the ids as one value, the list's filters from the toolbar", async () => {
     const batch: ActionDef = { kind: 'command', endpoint: '/api/x/summary', method: 'GET' };
     await commandHandler(batch)!({ screen, action: batch, records: [row(5, 'a'), row(6, 'b')], locale: 'zh-CN' });
-    await commandHandler(batch)!({ screen, action: batch, records: [], locale: 'zh-CN', listQuery: { status: 'open', sort: 'code,asc' } });
+    await commandHandler(batch)!({
+      screen,
+      action: batch,
+      records: [],
+      locale: 'zh-CN',
+      listQuery: { status: 'open', sort: 'code,asc' },
+    });
     expect(calls.map((c) => c.query)).toEqual(['?ids=5,6', '?status=open&sort=code,asc']);
   });
 
-  it('saves a file answer under the name the server gives, takes a JSON answer as done, and reads a refusal\'s words', async () => {
+  it("saves a file answer under the name the server gives, takes a JSON answer as done, and reads a refusal's words", async () => {
     const print: ActionDef = { kind: 'command', endpoint: '/api/files/slip', method: 'GET', download: true };
     await commandHandler(print)!({ screen, action: print, records: [], locale: 'zh-CN' });
     expect(saved).toEqual([{ name: '交接单_JJ1.pdf', size: 4 }]);
@@ -115,23 +148,37 @@ describe('a command with a dialog and a file answer (action.fields, download)', 
     await commandHandler(json)!({ screen, action: json, records: [], locale: 'zh-CN', values: { isPrint: false } });
     expect(saved).toHaveLength(1);
     const refused: ActionDef = { kind: 'command', endpoint: '/api/files/refused', download: true };
-    const error = await commandHandler(refused)!({ screen, action: refused, records: [], locale: 'zh-CN' }).catch((e: unknown) => e);
-    expect((error as { response: { data: { resultMessage: string } } }).response.data.resultMessage).toBe('接收人密码错误');
+    const error = await commandHandler(refused)!({ screen, action: refused, records: [], locale: 'zh-CN' }).catch(
+      (e: unknown) => e,
+    );
+    expect((error as { response: { data: { resultMessage: string } } }).response.data.resultMessage).toBe(
+      '接收人密码错误',
+    );
     expect(fileNameOf('attachment; filename="a b.xlsx"', 'x')).toBe('a b.xlsx');
     expect(fileNameOf(undefined, 'x')).toBe('x');
   });
 
-  it('checks the dialog\'s inputs with the record validation of its declared fields', () => {
+  it("checks the dialog's inputs with the record validation of its declared fields", () => {
     const action: ActionDef = {
       kind: 'command',
       endpoint: '/api/x/confirm',
       fields: [
         { key: 'userAccount', type: 'text', label: { 'zh-CN': '接收人账号', 'en-US': 'Account' }, required: true },
-        { key: 'temperatureC', type: 'number', label: { 'zh-CN': '到达温度', 'en-US': 'Temperature' }, minimum: -80, maximum: 45 },
+        {
+          key: 'temperatureC',
+          type: 'number',
+          label: { 'zh-CN': '到达温度', 'en-US': 'Temperature' },
+          minimum: -80,
+          maximum: 45,
+        },
       ],
     };
     const form = commandFormScreen(screen, action);
-    expect(validateRecord(form, { temperatureC: 60 }, 'zh-CN').map((e) => e.field).sort()).toEqual(['temperatureC', 'userAccount']);
+    expect(
+      validateRecord(form, { temperatureC: 60 }, 'zh-CN')
+        .map((e) => e.field)
+        .sort(),
+    ).toEqual(['temperatureC', 'userAccount']);
     expect(validateRecord(form, { userAccount: 'r1', temperatureC: 4 }, 'zh-CN')).toEqual([]);
   });
 });
@@ -142,18 +189,28 @@ describe('a screen command on the server', () => {
   const withRow = (action: ActionDef): ScreenSchema => ({ ...screen, actions: { row: [action] } });
 
   it('must name a call the server implements under /api/', () => {
-    expect(commandProblems(withRow({ kind: 'command', name: 'e', endpoint: '/api/qc/results/{id}/evaluate' }), hasRoute)).toEqual([]);
-    expect(commandProblems(withRow({ kind: 'command', name: 'd', endpoint: '/api/resources/reagent/{id}', method: 'DELETE' }), hasRoute)).toEqual([]);
-    expect(commandProblems(withRow({ kind: 'command', name: 'e', endpoint: '/api/qc/results/{id}/judge' }), hasRoute)).toEqual([
-      { path: '/actions/row/0/endpoint', message: 'the server has no POST /api/qc/results/{id}/judge' },
-    ]);
-    expect(commandProblems(withRow({ kind: 'command', name: 'x', endpoint: 'https://example.com/hook' }), hasRoute)).toEqual([
-      { path: '/actions/row/0/endpoint', message: 'a command endpoint must be a call under /api/' },
-    ]);
+    expect(
+      commandProblems(withRow({ kind: 'command', name: 'e', endpoint: '/api/qc/results/{id}/evaluate' }), hasRoute),
+    ).toEqual([]);
+    expect(
+      commandProblems(
+        withRow({ kind: 'command', name: 'd', endpoint: '/api/resources/reagent/{id}', method: 'DELETE' }),
+        hasRoute,
+      ),
+    ).toEqual([]);
+    expect(
+      commandProblems(withRow({ kind: 'command', name: 'e', endpoint: '/api/qc/results/{id}/judge' }), hasRoute),
+    ).toEqual([{ path: '/actions/row/0/endpoint', message: 'the server has no POST /api/qc/results/{id}/judge' }]);
+    expect(
+      commandProblems(withRow({ kind: 'command', name: 'x', endpoint: 'https://example.com/hook' }), hasRoute),
+    ).toEqual([{ path: '/actions/row/0/endpoint', message: 'a command endpoint must be a call under /api/' }]);
   });
 
   it('lets an import name the call that takes its sheet, which must exist too', () => {
-    const withImport = (endpoint?: string): ScreenSchema => ({ ...screen, actions: { toolbar: [{ kind: 'import', ...(endpoint && { endpoint }) }] } });
+    const withImport = (endpoint?: string): ScreenSchema => ({
+      ...screen,
+      actions: { toolbar: [{ kind: 'import', ...(endpoint && { endpoint }) }] },
+    });
     expect(commandProblems(withImport(), hasRoute)).toEqual([]);
     expect(commandProblems(withImport('/api/qc/results/{id}/evaluate'), hasRoute)).toEqual([]);
     expect(commandProblems(withImport('/api/data/input/upLoadNothing'), hasRoute)).toEqual([
@@ -164,9 +221,24 @@ describe('a screen command on the server', () => {
 
 describe('a list query when its schema changes', () => {
   it('keeps filters and sort of fields that remain, and drops the rest', () => {
-    const params = { page: 3, size: 50, sort: { field: 'code', order: 'desc' as const }, filters: { code: 'A', status: 'ok' } };
+    const params = {
+      page: 3,
+      size: 50,
+      sort: { field: 'code', order: 'desc' as const },
+      filters: { code: 'A', status: 'ok' },
+    };
     expect(keepQuery(screen, params)).toBe(params);
-    const narrower: ScreenSchema = { ...screen, fields: [{ key: 'status', type: 'text', label }], filters: ['status'], list: { defaultSort: { field: 'status', order: 'asc' } } };
-    expect(keepQuery(narrower, params)).toEqual({ page: 3, size: 50, sort: { field: 'status', order: 'asc' }, filters: { status: 'ok' } });
+    const narrower: ScreenSchema = {
+      ...screen,
+      fields: [{ key: 'status', type: 'text', label }],
+      filters: ['status'],
+      list: { defaultSort: { field: 'status', order: 'asc' } },
+    };
+    expect(keepQuery(narrower, params)).toEqual({
+      page: 3,
+      size: 50,
+      sort: { field: 'status', order: 'asc' },
+      filters: { status: 'ok' },
+    });
   });
 });

@@ -33,8 +33,7 @@ function* fieldsOf(screen: ScreenSchema): Generator<[string, FieldDef]> {
   }
   yield* walk(screen.fields, '');
   for (const [place, actions] of Object.entries(screen.actions ?? {})) {
-    for (const action of actions ?? [])
-      yield* walk(action.fields, `actions.${place}[${action.name ?? action.kind}].`);
+    for (const action of actions ?? []) yield* walk(action.fields, `actions.${place}[${action.name ?? action.kind}].`);
   }
 }
 
@@ -74,9 +73,6 @@ describe('field descriptions of the screen files', () => {
       }
     }
     expect(checked).toBeGreaterThan(files.length);
-    expect(
-      offenders,
-      `fields whose description is missing or not a sentence:\n${offenders.join('\n')}`,
-    ).toEqual([]);
+    expect(offenders, `fields whose description is missing or not a sentence:\n${offenders.join('\n')}`).toEqual([]);
   });
 });

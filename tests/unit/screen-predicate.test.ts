@@ -7,7 +7,15 @@ import { matches } from '../../src/shared/screens/predicate';
  * the browser shows, enables and requires fields by them and the server checks records by them, so each
  * operator must mean the same thing to both.
  */
-const sample = { status: 'received', urgent: true, age: 70, collected: '2026-03-01', tags: ['HIV'], note: '', hospital: null };
+const sample = {
+  status: 'received',
+  urgent: true,
+  age: 70,
+  collected: '2026-03-01',
+  tags: ['HIV'],
+  note: '',
+  hospital: null,
+};
 
 describe('a field / operator / value predicate', () => {
   it.each<[Predicate, boolean]>([
@@ -111,8 +119,28 @@ describe('all / any / not', () => {
   });
 
   it('reads nested parts on missing fields the same way as a single part', () => {
-    expect(matches({ any: [{ field: 'missing', op: 'eq', value: 1 }, { field: 'other', op: 'empty' }] }, {})).toBe(true);
-    expect(matches({ all: [{ field: 'missing', op: 'ne', value: 1 }, { field: 'other', op: 'notEmpty' }] }, {})).toBe(false);
+    expect(
+      matches(
+        {
+          any: [
+            { field: 'missing', op: 'eq', value: 1 },
+            { field: 'other', op: 'empty' },
+          ],
+        },
+        {},
+      ),
+    ).toBe(true);
+    expect(
+      matches(
+        {
+          all: [
+            { field: 'missing', op: 'ne', value: 1 },
+            { field: 'other', op: 'notEmpty' },
+          ],
+        },
+        {},
+      ),
+    ).toBe(false);
   });
 
   it('takes an empty all as met and an empty any as not met, like every and some', () => {

@@ -1,5 +1,13 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { addView, closeAll, closeOthers, closeView, refreshView, resetTags, tags } from '../../src/web/shell/tags/tagsStore';
+import {
+  addView,
+  closeAll,
+  closeOthers,
+  closeView,
+  refreshView,
+  resetTags,
+  tags,
+} from '../../src/web/shell/tags/tagsStore';
 
 const view = (path: string, affix = false) => ({ path, title: { 'zh-CN': path, 'en-US': path }, affix });
 const paths = () => tags.visited.map((v) => v.path);

@@ -23,20 +23,34 @@ async function reportsFor(statements: string[], inTransaction = false): Promise<
   });
   await app.inject({ method: 'POST', url: '/write' });
   await app.close();
-  return lines.filter((l) => l.includes(UNLOGGED_WRITE)).map((l) => (JSON.parse(l) as { tables: string[] }).tables.join(','));
+  return lines
+    .filter((l) => l.includes(UNLOGGED_WRITE))
+    .map((l) => (JSON.parse(l) as { tables: string[] }).tables.join(','));
 }
 
 describe('the operation-log safety net', () => {
   it('reports a request that changed lab data without a log entry, naming the tables', async () => {
-    expect(await reportsFor(['update resource_record set data = $1 where id = $2', 'delete from dictionary_detail where id = 1'])).toEqual([
-      'resource_record,dictionary_detail',
-    ]);
-    expect(await reportsFor(['with x as (insert into form_data (a) values (1) returning id) select * from x'], true)).toEqual(['form_data']);
+    expect(
+      await reportsFor([
+        'update resource_record set data = $1 where id = $2',
+        'delete from dictionary_detail where id = 1',
+      ]),
+    ).toEqual(['resource_record,dictionary_detail']);
+    expect(
+      await reportsFor(['with x as (insert into form_data (a) values (1) returning id) select * from x'], true),
+    ).toEqual(['form_data']);
   });
 
   it('is quiet when the write is logged, when only bookkeeping changed, and for locks and upserts of a read', async () => {
-    expect(await reportsFor(['update resource_record set data = $1', 'insert into operation_log (resource) values ($1)'], true)).toEqual([]);
-    expect(await reportsFor(['insert into session_token (token) values ($1)', 'update process_instance set state = $1'])).toEqual([]);
+    expect(
+      await reportsFor(
+        ['update resource_record set data = $1', 'insert into operation_log (resource) values ($1)'],
+        true,
+      ),
+    ).toEqual([]);
+    expect(
+      await reportsFor(['insert into session_token (token) values ($1)', 'update process_instance set state = $1']),
+    ).toEqual([]);
     expect(await reportsFor(['select * from workflow_task where id = $1 for update', 'select 1'])).toEqual([]);
   });
 });

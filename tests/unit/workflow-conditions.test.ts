@@ -86,19 +86,16 @@ describe('condition builder expressions (spec 2.4, 5)', () => {
   });
 
   it('names every missing part and missing logic in the spec messages', () => {
-    const problems = rowProblems([
-      newRow({ variable: 'a', conditionalOpt: '==' }),
-      newRow({ conditionalVal: '1' }),
-    ]);
+    const problems = rowProblems([newRow({ variable: 'a', conditionalOpt: '==' }), newRow({ conditionalVal: '1' })]);
     expect(problems).toEqual([
       '第1个条件,变量值不能为空',
       '配置多个条件时，须配置逻辑,第1个条件逻辑未配置',
       '第2个条件,变量不能为空',
       '第2个条件,操作符不能为空',
     ]);
-    expect(
-      rowProblems([newRow({ variable: 'result', conditionalOpt: '>', conditionalVal: 'pass' })]),
-    ).toEqual(['第1个条件,结果变量只能使用==或!=']);
+    expect(rowProblems([newRow({ variable: 'result', conditionalOpt: '>', conditionalVal: 'pass' })])).toEqual([
+      '第1个条件,结果变量只能使用==或!=',
+    ]);
   });
 
   it('refuses a result row whose value is not pass or unpass, as written (spec 5)', () => {
@@ -109,9 +106,7 @@ describe('condition builder expressions (spec 2.4, 5)', () => {
       '第1个条件,结果变量的值只能是pass或unpass',
     ]);
     // Quoted as written, ' pass' would never equal the task's result.
-    expect(rowProblems([{ ...result, conditionalVal: ' pass' }])).toEqual([
-      '第1个条件,结果变量的值只能是pass或unpass',
-    ]);
+    expect(rowProblems([{ ...result, conditionalVal: ' pass' }])).toEqual(['第1个条件,结果变量的值只能是pass或unpass']);
     // Both parts wrong: both said, operator first as before; an empty value keeps its own message only.
     expect(rowProblems([{ ...result, conditionalOpt: '>=', conditionalVal: 'rollback' }])).toEqual([
       '第1个条件,结果变量只能使用==或!=',

@@ -57,11 +57,9 @@ describe('Activiti XML through the designer moddle (issue 4)', () => {
     expect(again.get('activiti:candidateStarterGroups')).toBe('1001,1002');
     expect(again.get('activiti:candidateStarterUsers')).toBe('admin');
     const task = byId(again, 'stain');
-    expect([
-      task.get('activiti:formKey'),
-      task.get('activiti:candidateGroups'),
-      task.get('activiti:priority'),
-    ]).toEqual(['12', '1001', '80']);
+    expect([task.get('activiti:formKey'), task.get('activiti:candidateGroups'), task.get('activiti:priority')]).toEqual(
+      ['12', '1001', '80'],
+    );
     expect(task.$attrs['flowable:dueDate']).toBe('P1D');
     const loop = task.loopCharacteristics!;
     expect(loop.isSequential).toBe(false);
@@ -195,9 +193,7 @@ describe('Activiti extension elements through the designer moddle (issue 4)', ()
       'flowable:taskListener',
     ]);
     const fields = created!.get('fields') as El[];
-    expect(
-      fields.map((f) => [f.get('name'), f.get('stringValue') ?? f.get('expression') ?? f.get('string')]),
-    ).toEqual([
+    expect(fields.map((f) => [f.get('name'), f.get('stringValue') ?? f.get('expression') ?? f.get('string')])).toEqual([
       ['channel', 'sms'],
       ['to', '${applicant}'],
       ['text', 'a < b & c'],
@@ -209,9 +205,7 @@ describe('Activiti extension elements through the designer moddle (issue 4)', ()
       ['blood', '血液'],
       ['tissue', '组织'],
     ]);
-    expect(
-      extensionsOf(byId(p, 'sub')).map((e) => [e.$type, e.get('source') ?? e.get('sourceExpression')]),
-    ).toEqual([
+    expect(extensionsOf(byId(p, 'sub')).map((e) => [e.$type, e.get('source') ?? e.get('sourceExpression')])).toEqual([
       ['activiti:In', 'sampleId'],
       ['activiti:In', '${amount + 1}'],
       ['activiti:Out', 'report'],
@@ -239,9 +233,7 @@ describe('copy flowchart (spec 2.4)', () => {
   it("gives the copied diagram the target model's process id and name, and keeps the rest", async () => {
     const { retargetDiagram } = await import('../../src/web/workflow/copyDiagram');
     // happy-dom's XML parser rejects CDATA sections (Chromium does not), so the conditions are escaped here.
-    const plain = ACTIVITI.replace(/<!\[CDATA\[(.*?)\]\]>/g, (_, body: string) =>
-      body.replace(/&/g, '&amp;'),
-    );
+    const plain = ACTIVITI.replace(/<!\[CDATA\[(.*?)\]\]>/g, (_, body: string) => body.replace(/&/g, '&amp;'));
     const withPlane = plain.replace(
       '</definitions>',
       '<bpmndi:BPMNDiagram xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI" id="d"><bpmndi:BPMNPlane id="p" bpmnElement="ihc"/></bpmndi:BPMNDiagram></definitions>',

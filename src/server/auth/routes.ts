@@ -35,7 +35,11 @@ function refuse(reply: FastifyReply, status: number, error: string, message: str
  * Sign-in (spec 7.1): password grant for the 'laboratory' client. The username is trimmed (spec 5).
  * Five wrong passwords in a row lock the account until an administrator unlocks it.
  */
-async function signIn(ctx: AppContext, request: FastifyRequest<{ Body: TokenForm; Querystring: { client_id?: string } }>, reply: FastifyReply) {
+async function signIn(
+  ctx: AppContext,
+  request: FastifyRequest<{ Body: TokenForm; Querystring: { client_id?: string } }>,
+  reply: FastifyReply,
+) {
   const locale = request.locale;
   const clientId = request.query.client_id ?? (request.body as { client_id?: string } | undefined)?.client_id;
   if (clientId !== CLIENT_ID) return refuse(reply, 401, 'invalid_client', t('login.badClient', locale));
@@ -54,7 +58,11 @@ async function signIn(ctx: AppContext, request: FastifyRequest<{ Body: TokenForm
   if (account.locked) return refuse(reply, 400, 'account_locked', t('login.locked', locale));
   // Sign-ins and locks go to the operation log too: who entered the LIMS, from where, is part of its audit.
   const audit = (action: 'login' | 'lock') =>
-    appendLog(ctx.db, { id: account.id, userAccount: account.userAccount, orgId: account.orgId }, { resource: 'user', recordId: account.id, action, ip: request.ip });
+    appendLog(
+      ctx.db,
+      { id: account.id, userAccount: account.userAccount, orgId: account.orgId },
+      { resource: 'user', recordId: account.id, action, ip: request.ip },
+    );
   if (!(await verifyPassword(account.passwordHash, password))) {
     const after = await recordFailedLogin(ctx.db, account.id);
     if (after.locked) {
@@ -103,7 +111,8 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     const broken = checkPasswordChange(form);
     if (broken) throw badRequest(broken);
     const current = await passwordHashOf(ctx.db, actor.id);
-    if (!current || !(await verifyPassword(current.passwordHash, form.password!))) throw badRequest('password.old.wrong');
+    if (!current || !(await verifyPassword(current.passwordHash, form.password!)))
+      throw badRequest('password.old.wrong');
     const hash = await hashPassword(form.newPassword!);
     await ctx.db.transaction(async (tx) => {
       await setPassword(tx, actor.id, hash, 0);
@@ -113,7 +122,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     return okMessage(request, 'password.changed', null);
   };
-  app.post<{ Body: PasswordChange }>('/api/user/changePassword', (request) => changePassword(request, request.body ?? {}));
+  app.post<{ Body: PasswordChange }>('/api/user/changePassword', (request) =>
+    changePassword(request, request.body ?? {}),
+  );
   // The older handover screens call the same action with query parameters (spec 7.1).
   app.post<{ Querystring: PasswordChange }>('/api/handover/changePassword', (request) =>
     changePassword(request, request.query),

@@ -73,7 +73,10 @@ export async function checkToken(db: Queryable, token: string, now: Date, idleSe
 }
 
 export async function revokeToken(db: Queryable, tokenHash: string, now: Date): Promise<void> {
-  await db.query('update session_token set revoked_at = $2 where token_hash = $1 and revoked_at is null', [tokenHash, now]);
+  await db.query('update session_token set revoked_at = $2 where token_hash = $1 and revoked_at is null', [
+    tokenHash,
+    now,
+  ]);
 }
 
 export async function revokeUserTokens(db: Queryable, userId: number, now: Date): Promise<void> {

@@ -8,7 +8,10 @@ import { refuse, screenOf } from '../commands/record.js';
 import { barcodeOf, lastSequenceOf, periodOf, repeatsNumbers, type BarcodeRule } from './sequence.js';
 
 const MESSAGES = {
-  disabled: { 'zh-CN': '该条码规则已停用，不能取号', 'en-US': 'This barcode rule is disabled; no numbers can be issued' },
+  disabled: {
+    'zh-CN': '该条码规则已停用，不能取号',
+    'en-US': 'This barcode rule is disabled; no numbers can be issued',
+  },
   repeats: {
     'zh-CN': '日期部分不包含重置周期，重置后条码会重复，请修改规则',
     'en-US': 'The date part does not carry the reset period, so numbers would repeat after a reset; change the rule',
@@ -29,30 +32,53 @@ const MAX_COUNT = 1000;
  * operation log keeps every range issued. Reprints print the same number and never come here.
  */
 export async function barcodeRoutes(app: FastifyInstance, ctx: AppContext) {
-  app.post<{ Params: { id: string }; Body: { count?: unknown } | undefined }>('/api/barcodes/rules/:id/issue', async (request) => {
-    // Taking numbers is daily work of everyone who prints labels: whoever may see the rule may issue.
-    const { screen, actor } = screenOf(ctx, request, 'barcodeRule', 'read');
-    const count = request.body?.count ?? 1;
-    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_COUNT) refuse(request.locale, MESSAGES.count, 'count');
-    const issued = await ctx.db.transaction(async (tx) => {
-      const id = Number(request.params.id) || 0;
-      await tx.query('select id from resource_record where resource = $1 and id = $2 for update', [screen.resource.name, id]);
-      const current = await getRecord(tx, screen, actor.orgId, id);
-      if (!current) throw notFound();
-      const rule = current.data as unknown as BarcodeRule & { enabled?: boolean; currentPeriod?: string; lastSequence?: number };
-      if (rule.enabled === false) refuse(request.locale, MESSAGES.disabled);
-      if (repeatsNumbers(rule)) refuse(request.locale, MESSAGES.repeats, 'datePart');
-      const now = ctx.now();
-      const period = periodOf(rule.resetPeriod, now);
-      const first = (rule.currentPeriod === period ? (rule.lastSequence ?? 0) : 0) + 1;
-      const last = first + count - 1;
-      if (last > lastSequenceOf(rule)) refuse(request.locale, MESSAGES.exhausted, 'sequenceWidth');
-      const barcodes = Array.from({ length: count }, (_, i) => barcodeOf(rule, now, first + i));
-      const data = { ...current.data, currentPeriod: period, lastSequence: last, lastBarcode: barcodes[count - 1] };
-      const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, data, actor.id);
-      await appendLog(tx, actor, { resource: screen.resource.name, recordId: current.id, action: 'barcodeIssue', before: current.data, after: { ...row!.data, issued: barcodes }, ip: request.ip });
-      return { barcodes, first: barcodes[0], last: barcodes[count - 1], rule: { id: row!.id, version: row!.version, ...row!.data } };
-    });
-    return ok(issued);
-  });
+  app.post<{ Params: { id: string }; Body: { count?: unknown } | undefined }>(
+    '/api/barcodes/rules/:id/issue',
+    async (request) => {
+      // Taking numbers is daily work of everyone who prints labels: whoever may see the rule may issue.
+      const { screen, actor } = screenOf(ctx, request, 'barcodeRule', 'read');
+      const count = request.body?.count ?? 1;
+      if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_COUNT)
+        refuse(request.locale, MESSAGES.count, 'count');
+      const issued = await ctx.db.transaction(async (tx) => {
+        const id = Number(request.params.id) || 0;
+        await tx.query('select id from resource_record where resource = $1 and id = $2 for update', [
+          screen.resource.name,
+          id,
+        ]);
+        const current = await getRecord(tx, screen, actor.orgId, id);
+        if (!current) throw notFound();
+        const rule = current.data as unknown as BarcodeRule & {
+          enabled?: boolean;
+          currentPeriod?: string;
+          lastSequence?: number;
+        };
+        if (rule.enabled === false) refuse(request.locale, MESSAGES.disabled);
+        if (repeatsNumbers(rule)) refuse(request.locale, MESSAGES.repeats, 'datePart');
+        const now = ctx.now();
+        const period = periodOf(rule.resetPeriod, now);
+        const first = (rule.currentPeriod === period ? (rule.lastSequence ?? 0) : 0) + 1;
+        const last = first + count - 1;
+        if (last > lastSequenceOf(rule)) refuse(request.locale, MESSAGES.exhausted, 'sequenceWidth');
+        const barcodes = Array.from({ length: count }, (_, i) => barcodeOf(rule, now, first + i));
+        const data = { ...current.data, currentPeriod: period, lastSequence: last, lastBarcode: barcodes[count - 1] };
+        const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, data, actor.id);
+        await appendLog(tx, actor, {
+          resource: screen.resource.name,
+          recordId: current.id,
+          action: 'barcodeIssue',
+          before: current.data,
+          after: { ...row!.data, issued: barcodes },
+          ip: request.ip,
+        });
+        return {
+          barcodes,
+          first: barcodes[0],
+          last: barcodes[count - 1],
+          rule: { id: row!.id, version: row!.version, ...row!.data },
+        };
+      });
+      return ok(issued);
+    },
+  );
 }

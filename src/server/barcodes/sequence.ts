@@ -22,14 +22,26 @@ function parts(date: Date) {
 export function formatDatePart(part: DatePart, date: Date): string {
   const { yyyy, MM, dd } = parts(date);
   const yy = yyyy.slice(2);
-  const formats: Record<DatePart, string> = { none: '', yyyy, yyMM: yy + MM, yyyyMM: yyyy + MM, yyMMdd: yy + MM + dd, yyyyMMdd: yyyy + MM + dd };
+  const formats: Record<DatePart, string> = {
+    none: '',
+    yyyy,
+    yyMM: yy + MM,
+    yyyyMM: yyyy + MM,
+    yyMMdd: yy + MM + dd,
+    yyyyMMdd: yyyy + MM + dd,
+  };
   return formats[part];
 }
 
 /** The period a number belongs to: the sequence starts again at 1 when it changes. */
 export function periodOf(reset: ResetPeriod, date: Date): string {
   const { yyyy, MM, dd } = parts(date);
-  const periods: Record<ResetPeriod, string> = { daily: yyyy + MM + dd, monthly: yyyy + MM, yearly: yyyy, never: 'all' };
+  const periods: Record<ResetPeriod, string> = {
+    daily: yyyy + MM + dd,
+    monthly: yyyy + MM,
+    yearly: yyyy,
+    never: 'all',
+  };
   return periods[reset];
 }
 

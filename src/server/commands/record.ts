@@ -16,7 +16,12 @@ export function refuse(locale: Locale, message: Record<Locale, string>, field = 
 }
 
 /** The screen of a resource when the caller's roles allow the action on it (a command needs update). */
-export function screenOf(ctx: AppContext, request: FastifyRequest, resource: string, action: ScreenAction = 'update'): { screen: ScreenSchema; actor: AuthUser } {
+export function screenOf(
+  ctx: AppContext,
+  request: FastifyRequest,
+  resource: string,
+  action: ScreenAction = 'update',
+): { screen: ScreenSchema; actor: AuthUser } {
   const actor = actorOf(request);
   const screen = ctx.screens.byResource(resource);
   if (!screen) throw notFound();
@@ -44,7 +49,14 @@ export async function runRecordCommand(
     const data = { ...current.data, ...changes };
     const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, data, actor.id);
     if (!row) throw conflict();
-    await appendLog(tx, actor, { resource, recordId: row.id, action: command, before: current.data, after: row.data, ip: request.ip });
+    await appendLog(tx, actor, {
+      resource,
+      recordId: row.id,
+      action: command,
+      before: current.data,
+      after: row.data,
+      ip: request.ip,
+    });
     return row;
   });
 }

@@ -17,7 +17,13 @@ export function getConfig(db: Queryable, orgId: number, key: string): Promise<St
 }
 
 /** Inserts or replaces a lab's value of a key; answers the stored row. */
-export async function saveConfig(db: Queryable, orgId: number, key: string, value: ConfigValue, userId: number): Promise<StoredConfig> {
+export async function saveConfig(
+  db: Queryable,
+  orgId: number,
+  key: string,
+  value: ConfigValue,
+  userId: number,
+): Promise<StoredConfig> {
   const row = await one<StoredConfig>(
     db,
     `insert into custom_config (org_id, config_key, value, updated_by) values ($1, $2, $3, $4)

@@ -33,9 +33,16 @@ export async function customConfigRoutes(app: FastifyInstance, ctx: AppContext) 
     const stored = await getConfig(ctx.db, actor.orgId, key);
     const value = stored?.value ?? kind.defaults(key);
     if (!value) throw badRequest('config.key.unknown', { key });
-    return ok({ configKey: key, configValue: value, version: stored?.version ?? 0, updatedAt: stored?.updatedAt ?? null });
+    return ok({
+      configKey: key,
+      configValue: value,
+      version: stored?.version ?? 0,
+      updatedAt: stored?.updatedAt ?? null,
+    });
   };
-  app.get<{ Querystring: ConfigInput }>('/api/customConfig/getCustomConfig', (request) => read(request, request.query ?? {}));
+  app.get<{ Querystring: ConfigInput }>('/api/customConfig/getCustomConfig', (request) =>
+    read(request, request.query ?? {}),
+  );
 
   const update = async (request: FastifyRequest, input: ConfigInput) => {
     const actor = actorOf(request);
@@ -46,10 +53,24 @@ export async function customConfigRoutes(app: FastifyInstance, ctx: AppContext) 
     const saved = await ctx.db.transaction(async (tx) => {
       const before = await getConfig(tx, actor.orgId, key);
       const row = await saveConfig(tx, actor.orgId, key, checked.value, actor.id);
-      await appendLog(tx, actor, { resource: 'customConfig', recordId: key, action: 'update', before: before?.value, after: row.value, ip: request.ip });
+      await appendLog(tx, actor, {
+        resource: 'customConfig',
+        recordId: key,
+        action: 'update',
+        before: before?.value,
+        after: row.value,
+        ip: request.ip,
+      });
       return row;
     });
-    return okMessage(request, 'config.saved', { configKey: key, configValue: saved.value, version: saved.version, updatedAt: saved.updatedAt });
+    return okMessage(request, 'config.saved', {
+      configKey: key,
+      configValue: saved.value,
+      version: saved.version,
+      updatedAt: saved.updatedAt,
+    });
   };
-  app.post<{ Body: ConfigInput }>('/api/customConfig/updateCustomConfig', (request) => update(request, request.body ?? {}));
+  app.post<{ Body: ConfigInput }>('/api/customConfig/updateCustomConfig', (request) =>
+    update(request, request.body ?? {}),
+  );
 }

@@ -51,12 +51,7 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
     return { actor, screen };
   }
 
-  async function importAll(
-    request: FastifyRequest,
-    rows: ImportRow[],
-    defaults: Defaults,
-    fileName?: string,
-  ) {
+  async function importAll(request: FastifyRequest, rows: ImportRow[], defaults: Defaults, fileName?: string) {
     const { actor, screen } = await target(request);
     if (rows.length === 0) throw badRequest('dataInput.empty');
     if (rows.length > MAX_ROWS) throw badRequest('dataInput.tooMany', { n: MAX_ROWS });
@@ -89,9 +84,7 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: unknown }>('/api/data/input/imporItem', async (request) => {
     const body = request.body;
     const wrapped =
-      body && typeof body === 'object' && !Array.isArray(body)
-        ? (body as Defaults & { items?: unknown })
-        : undefined;
+      body && typeof body === 'object' && !Array.isArray(body) ? (body as Defaults & { items?: unknown }) : undefined;
     const list = Array.isArray(body) ? body : wrapped?.items;
     if (!Array.isArray(list) || list.some((row) => !row || typeof row !== 'object' || Array.isArray(row)))
       throw badRequest('common.invalid');
@@ -110,20 +103,17 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
    * Body: the .xlsx itself (query hospital?, kind?, fileName?), or multipart with one file and those fields.
    * The sheet's first row names the columns, as the import dictionary's export writes them.
    */
-  app.post<{ Querystring: Record<string, string | undefined> }>(
-    '/api/data/input/upLoadItemExcel',
-    async (request) => {
-      const { screen, actor } = await target(request);
-      const parts = await formParts(request);
-      const file = parts
-        ? parts.files[0]
-        : Buffer.isBuffer(request.body)
-          ? { fileName: request.query.fileName ?? '', bytes: request.body }
-          : undefined;
-      if (!file || file.bytes.length === 0) throw badRequest('dataInput.empty');
-      const values: Defaults = { ...request.query, ...parts?.fields };
-      const rows = await readSheet(db, screen, actor.orgId, file.bytes, request.locale);
-      return ok(await importAll(request, rows, values, file.fileName || undefined));
-    },
-  );
+  app.post<{ Querystring: Record<string, string | undefined> }>('/api/data/input/upLoadItemExcel', async (request) => {
+    const { screen, actor } = await target(request);
+    const parts = await formParts(request);
+    const file = parts
+      ? parts.files[0]
+      : Buffer.isBuffer(request.body)
+        ? { fileName: request.query.fileName ?? '', bytes: request.body }
+        : undefined;
+    if (!file || file.bytes.length === 0) throw badRequest('dataInput.empty');
+    const values: Defaults = { ...request.query, ...parts?.fields };
+    const rows = await readSheet(db, screen, actor.orgId, file.bytes, request.locale);
+    return ok(await importAll(request, rows, values, file.fileName || undefined));
+  });
 }

@@ -21,7 +21,9 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   const pool = new pg.Pool({ connectionString, max: Number(process.env.LIMS_DB_POOL_SIZE) || 10 });
   // An idle connection the server loses (PostgreSQL restarted, a connection terminated) is dropped by
   // the pool, which opens a new one when next needed; unhandled, its error would end the process.
-  pool.on('error', (error) => console.error(`PostgreSQL: an idle connection was lost (${error.message}); it will be replaced`));
+  pool.on('error', (error) =>
+    console.error(`PostgreSQL: an idle connection was lost (${error.message}); it will be replaced`),
+  );
   await pool.query('select 1');
   return {
     kind: 'postgres',

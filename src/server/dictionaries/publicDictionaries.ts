@@ -36,15 +36,10 @@ export async function dictionarySources(db: Queryable, ids?: number[]): Promise<
   return sources;
 }
 
-const textOrNull = (value: unknown) =>
-  typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+const textOrNull = (value: unknown) => (typeof value === 'string' && value.trim() !== '' ? value.trim() : null);
 
 /** A lab's new copy of each source, with its entries, remembering where it came from (syncFlag 1). */
-export async function insertDictionaryCopies(
-  db: Queryable,
-  orgId: number,
-  sources: PublicSource[],
-): Promise<number[]> {
+export async function insertDictionaryCopies(db: Queryable, orgId: number, sources: PublicSource[]): Promise<number[]> {
   const ids: number[] = [];
   for (const source of sources) {
     const [row] = await db.query<{ id: number }>(

@@ -81,10 +81,12 @@ export async function seedSystemDictionaries(db: Queryable): Promise<void> {
     const id = rows[0]?.id;
     if (id === undefined) continue;
     for (const [i, [label, value]] of d.details.entries()) {
-      await db.query(
-        'insert into dictionary_detail (dictionary_id, label, value, sort) values ($1, $2, $3, $4)',
-        [id, label, value, i],
-      );
+      await db.query('insert into dictionary_detail (dictionary_id, label, value, sort) values ($1, $2, $3, $4)', [
+        id,
+        label,
+        value,
+        i,
+      ]);
     }
   }
 }
@@ -95,18 +97,12 @@ const DICTIONARY_COLUMNS = `d.id, d.org_id as "orgId", d.name, d.type, d.descrip
               from dictionary_detail x where x.dictionary_id = d.id), '[]'::json) as details`;
 
 export async function getDictionary(db: Queryable, id: number): Promise<Dictionary | undefined> {
-  const rows = await db.query<Dictionary>(`select ${DICTIONARY_COLUMNS} from dictionary d where d.id = $1`, [
-    id,
-  ]);
+  const rows = await db.query<Dictionary>(`select ${DICTIONARY_COLUMNS} from dictionary d where d.id = $1`, [id]);
   return rows[0];
 }
 
 /** A dictionary by name: the organisation's own first, else the shared one. */
-export async function dictionaryByName(
-  db: Queryable,
-  orgId: number,
-  name: string,
-): Promise<Dictionary | undefined> {
+export async function dictionaryByName(db: Queryable, orgId: number, name: string): Promise<Dictionary | undefined> {
   const rows = await db.query<Dictionary>(
     `select ${DICTIONARY_COLUMNS} from dictionary d where d.name = $2 and (d.org_id = $1 or d.org_id is null)
       order by d.org_id nulls last limit 1`,
@@ -127,10 +123,7 @@ export async function pageDictionaries(
   const where = `(d.org_id = $1 or d.org_id is null) and ($2::text is null or d.name ilike '%' || $2 || '%') and ($3::text is null or d.type = $3)
     and ($4::text[] is null or d.name = any($4::text[]))`;
   const params = [orgId, f.name || null, f.type || null, f.names && f.names.length > 0 ? f.names : null];
-  const [count] = await db.query<{ n: number }>(
-    `select count(*)::int as n from dictionary d where ${where}`,
-    params,
-  );
+  const [count] = await db.query<{ n: number }>(`select count(*)::int as n from dictionary d where ${where}`, params);
   const records = await db.query<Dictionary>(
     `select ${DICTIONARY_COLUMNS} from dictionary d where ${where} order by d.type, d.sort, d.id limit $5 offset $6`,
     [...params, f.size, (f.page - 1) * f.size],
@@ -145,11 +138,7 @@ export interface DictionaryInput {
   sort?: number;
 }
 
-export async function insertDictionary(
-  db: Queryable,
-  orgId: number | null,
-  input: DictionaryInput,
-): Promise<number> {
+export async function insertDictionary(db: Queryable, orgId: number | null, input: DictionaryInput): Promise<number> {
   const rows = await db.query<{ id: number }>(
     'insert into dictionary (org_id, name, type, description, sort) values ($1, $2, $3, $4, $5) returning id',
     [orgId, input.name, input.type, input.description ?? null, input.sort ?? 0],
@@ -157,11 +146,7 @@ export async function insertDictionary(
   return rows[0]!.id;
 }
 
-export async function updateDictionary(
-  db: Queryable,
-  id: number,
-  input: Partial<DictionaryInput>,
-): Promise<void> {
+export async function updateDictionary(db: Queryable, id: number, input: Partial<DictionaryInput>): Promise<void> {
   await db.query(
     `update dictionary set name = coalesce($2, name), description = coalesce($3, description), sort = coalesce($4, sort),
             updated_at = now() where id = $1`,
@@ -188,12 +173,7 @@ export async function insertDetail(db: Queryable, dictionaryId: number, d: Detai
   return rows[0]!.id;
 }
 
-export async function updateDetail(
-  db: Queryable,
-  dictionaryId: number,
-  id: number,
-  d: DetailInput,
-): Promise<boolean> {
+export async function updateDetail(db: Queryable, dictionaryId: number, id: number, d: DetailInput): Promise<boolean> {
   const rows = await db.query(
     'update dictionary_detail set label = $3, value = $4, sort = $5, remark = $6 where id = $2 and dictionary_id = $1 returning id',
     [dictionaryId, id, d.label, d.value, d.sort ?? 0, d.remark ?? null],
@@ -203,10 +183,9 @@ export async function updateDetail(
 
 /** The dictionary a detail belongs to, so its owner can be checked before the detail changes. */
 export async function dictionaryOfDetail(db: Queryable, detailId: number): Promise<number | undefined> {
-  const rows = await db.query<{ id: number }>(
-    'select dictionary_id as id from dictionary_detail where id = $1',
-    [detailId],
-  );
+  const rows = await db.query<{ id: number }>('select dictionary_id as id from dictionary_detail where id = $1', [
+    detailId,
+  ]);
   return rows[0]?.id;
 }
 

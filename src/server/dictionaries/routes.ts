@@ -56,8 +56,11 @@ export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
 
   const writable = (request: FastifyRequest, id: number) => writableDictionary(db, actorOf(request), id);
-  const change = <T>(request: FastifyRequest, action: string, write: (tx: Queryable) => Promise<{ id: number; before?: unknown; result: T }>) =>
-    changeDictionary(db, actorOf(request), request.ip, action, write);
+  const change = <T>(
+    request: FastifyRequest,
+    action: string,
+    write: (tx: Queryable) => Promise<{ id: number; before?: unknown; result: T }>,
+  ) => changeDictionary(db, actorOf(request), request.ip, action, write);
 
   app.get('/api/dictionary/all', async (request) => ok(await dictionariesFor(db, actorOf(request).orgId)));
 
@@ -65,23 +68,23 @@ export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
    * Dictionaries with their details (spec 7.4 getDiationary, sic): the caller's and the shared ones, by
    * exact names (names=分页,查询时间范围, as a page reads its system dictionaries), part of a name, type.
    */
-  app.get<{ Querystring: Record<string, string | undefined> }>(
-    '/api/dictionary/getDiationary',
-    async (request) => {
-      const q = request.query;
-      const names = (q.names ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-      if (names.length > 100) throw badRequest('common.invalid');
-      return ok(
-        await pageDictionaries(db, actorOf(request).orgId, {
-          name: q.name,
-          names,
-          type: q.type,
-          page: intParam(q.page, 1),
-          size: intParam(q.size, 50, 500),
-        }),
-      );
-    },
-  );
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/dictionary/getDiationary', async (request) => {
+    const q = request.query;
+    const names = (q.names ?? '')
+      .split(',')
+      .map((n) => n.trim())
+      .filter(Boolean);
+    if (names.length > 100) throw badRequest('common.invalid');
+    return ok(
+      await pageDictionaries(db, actorOf(request).orgId, {
+        name: q.name,
+        names,
+        type: q.type,
+        page: intParam(q.page, 1),
+        size: intParam(q.size, 50, 500),
+      }),
+    );
+  });
 
   // Business dictionaries are public data (spec 1, 7.4): the generic mechanism moves them, this store
   // says how they are kept; syncDictionary / issueDictionary are its calls under the spec's names.
@@ -115,11 +118,7 @@ export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
       if (request.body.type === 'sys' && actor.orgId !== BASE_ORG_ID) throw forbidden();
       try {
         const id = await change(request, 'create', async (tx) => {
-          const created = await insertDictionary(
-            tx,
-            request.body.type === 'sys' ? null : actor.orgId,
-            request.body,
-          );
+          const created = await insertDictionary(tx, request.body.type === 'sys' ? null : actor.orgId, request.body);
           return { id: created, result: created };
         });
         return ok(await getDictionary(db, id));

@@ -31,7 +31,12 @@ import { changeDictionary, writableDictionary } from './service.js';
 type Kind = 'bus' | 'sys';
 
 function detailRows(d: Dictionary): RecordValues[] {
-  return d.details.map((x) => ({ label: x.label, value: x.value, sort: x.sort, ...(x.remark ? { remark: x.remark } : {}) }));
+  return d.details.map((x) => ({
+    label: x.label,
+    value: x.value,
+    sort: x.sort,
+    ...(x.remark ? { remark: x.remark } : {}),
+  }));
 }
 
 /** The values of a dictionary as its screen shows them: what a lab's copy takes from its source too. */
@@ -59,8 +64,14 @@ export function duplicateLabel(screen: ScreenSchema, data: RecordValues, locale:
   for (const row of (Array.isArray(data.details) ? data.details : []) as RecordValues[]) {
     const value = String(row.label ?? '').trim();
     if (seen.has(value)) {
-      const label = screen.fields.find((f) => f.key === 'details')?.itemFields?.find((f) => f.key === 'label')?.label[locale] ?? 'label';
-      return { field: 'details', key: 'field.unique', message: screenMessage('field.unique', locale, { label, value }) };
+      const label =
+        screen.fields.find((f) => f.key === 'details')?.itemFields?.find((f) => f.key === 'label')?.label[locale] ??
+        'label';
+      return {
+        field: 'details',
+        key: 'field.unique',
+        message: screenMessage('field.unique', locale, { label, value }),
+      };
     }
     seen.add(value);
   }
@@ -97,7 +108,8 @@ const nameTaken = async <T>(write: () => Promise<T>): Promise<T> => {
 function registerDictionaries(app: FastifyInstance, ctx: AppContext, resource: string, kind: Kind) {
   const { db } = ctx;
   /** Whose business dictionaries a read answers: the caller's, or the base organisation's on a public-platform route. */
-  const readOrg = (call: Call) => ((call.request.query as { basic?: string }).basic === '1' ? BASE_ORG_ID : call.actor.orgId);
+  const readOrg = (call: Call) =>
+    (call.request.query as { basic?: string }).basic === '1' ? BASE_ORG_ID : call.actor.orgId;
   const visible = (call: Call, d: Dictionary | undefined) =>
     d && d.type === kind && (kind === 'sys' ? d.orgId === null : d.orgId === readOrg(call)) ? d : undefined;
 

@@ -9,31 +9,58 @@ import { refuse, runRecordCommand } from '../commands/record.js';
 
 const MESSAGES = {
   closed: { 'zh-CN': '该结算已审核完毕，不能再次审核', 'en-US': 'This settlement audit is already closed' },
-  samePerson: { 'zh-CN': '终审人不能与初审人为同一人', 'en-US': 'The final audit must be done by someone other than the first auditor' },
+  samePerson: {
+    'zh-CN': '终审人不能与初审人为同一人',
+    'en-US': 'The final audit must be done by someone other than the first auditor',
+  },
 } satisfies Record<string, Record<Locale, string>>;
 
-const stamp = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+const stamp = (d: Date) =>
+  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** The next step of the two-step settlement audit (domain notes, finance): first, then final, by two people. */
-function step(record: StoredRecord, actor: AuthUser, approve: boolean, now: Date, locale: Locale, opinion?: string): Record<string, unknown> {
+function step(
+  record: StoredRecord,
+  actor: AuthUser,
+  approve: boolean,
+  now: Date,
+  locale: Locale,
+  opinion?: string,
+): Record<string, unknown> {
   const status = (record.data.status as string | undefined) ?? 'firstPending';
   const note = opinion ? { opinion } : {};
   if (status === 'firstPending') {
-    return { ...note, firstAuditor: actor.userAccount, firstAuditAt: stamp(now), status: approve ? 'finalPending' : 'rejected' };
+    return {
+      ...note,
+      firstAuditor: actor.userAccount,
+      firstAuditAt: stamp(now),
+      status: approve ? 'finalPending' : 'rejected',
+    };
   }
   if (status !== 'finalPending') refuse(locale, MESSAGES.closed);
   if (record.data.firstAuditor === actor.userAccount) refuse(locale, MESSAGES.samePerson);
-  return { ...note, finalAuditor: actor.userAccount, finalAuditAt: stamp(now), status: approve ? 'approved' : 'rejected' };
+  return {
+    ...note,
+    finalAuditor: actor.userAccount,
+    finalAuditAt: stamp(now),
+    status: approve ? 'approved' : 'rejected',
+  };
 }
 
 export async function financeRoutes(app: FastifyInstance, ctx: AppContext) {
-  const audit = (approve: boolean) => async (request: FastifyRequest<{ Params: { id: string }; Body: { opinion?: unknown } | undefined }>) => {
-    const opinion = typeof request.body?.opinion === 'string' ? request.body.opinion.slice(0, 500) : undefined;
-    const row = await runRecordCommand(ctx, request, 'settlementAudit', approve ? 'settlementApprove' : 'settlementReject', async (_tx, record, actor) =>
-      step(record, actor, approve, ctx.now(), request.locale, opinion),
-    );
-    return ok(present(row));
-  };
+  const audit =
+    (approve: boolean) =>
+    async (request: FastifyRequest<{ Params: { id: string }; Body: { opinion?: unknown } | undefined }>) => {
+      const opinion = typeof request.body?.opinion === 'string' ? request.body.opinion.slice(0, 500) : undefined;
+      const row = await runRecordCommand(
+        ctx,
+        request,
+        'settlementAudit',
+        approve ? 'settlementApprove' : 'settlementReject',
+        async (_tx, record, actor) => step(record, actor, approve, ctx.now(), request.locale, opinion),
+      );
+      return ok(present(row));
+    };
   app.post('/api/finance/settlementAudit/:id/approve', audit(true));
   app.post('/api/finance/settlementAudit/:id/reject', audit(false));
 }

@@ -64,7 +64,10 @@ export async function formInfoRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: { id?: string } }>('/api/form/findFormColsById', async (request) => {
     const id = Number(request.query.id);
     if (!Number.isInteger(id) || id <= 0) throw badRequest('common.invalid');
-    const [form] = await db.query<{ orgId: number }>(`select org_id as "orgId" from resource_record where resource = 'form' and id = $1`, [id]);
+    const [form] = await db.query<{ orgId: number }>(
+      `select org_id as "orgId" from resource_record where resource = 'form' and id = $1`,
+      [id],
+    );
     if (!form) throw notFound();
     await readableOrg(request, form.orgId);
     return ok(JSON.stringify(await formColumns(db, id)));

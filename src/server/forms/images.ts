@@ -33,9 +33,7 @@ function checkedDataUrl(value: unknown): string {
 }
 
 /** The picture of a call and the values sent beside it (query, form fields or JSON body). */
-export async function imageInput(
-  request: FastifyRequest,
-): Promise<{ image: string; values: Record<string, unknown> }> {
+export async function imageInput(request: FastifyRequest): Promise<{ image: string; values: Record<string, unknown> }> {
   const query = request.query as Record<string, unknown>;
   const parts = await formParts(request);
   if (parts) {

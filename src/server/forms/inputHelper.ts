@@ -41,9 +41,14 @@ export async function inputHelperRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Body: Record<string, unknown> | undefined }>('/api/inputhelper/upsert', async (request, reply) => {
     const { id, ...record } = request.body ?? {};
     if (!id) return forward(request, reply, 'POST', base, record);
-    const current = (await forward(request, reply, 'GET', `${base}/${Number(id) || 0}`)) as { resultObject?: { version?: number } };
+    const current = (await forward(request, reply, 'GET', `${base}/${Number(id) || 0}`)) as {
+      resultObject?: { version?: number };
+    };
     if (reply.statusCode !== 200) return current;
-    return forward(request, reply, 'PUT', `${base}/${Number(id) || 0}`, { version: current.resultObject?.version, ...record });
+    return forward(request, reply, 'PUT', `${base}/${Number(id) || 0}`, {
+      version: current.resultObject?.version,
+      ...record,
+    });
   });
 
   /** The text of a phrase by its name, as result entry inserts it. */
@@ -64,22 +69,25 @@ export async function inputHelperRoutes(app: FastifyInstance, ctx: AppContext) {
    * The pictures of input-helper nodes: one node's (id), or every node carrying one, optionally of one use
    * (useType). Values may come in the body or the query.
    */
-  app.post<{ Body: { id?: unknown; useType?: string } | undefined; Querystring: { id?: string; useType?: string } }>('/api/inputhelper/queryNodeImgList', async (request) => {
-    const actor = actorOf(request);
-    readable(actor.roles);
-    const { id, useType } = { ...request.query, ...(request.body ?? {}) };
-    const nodeId = id === undefined || id === '' ? null : Number(id);
-    if (nodeId !== null && (!Number.isInteger(nodeId) || nodeId <= 0)) throw badRequest('common.invalid');
-    return ok(
-      await db.query<Phrase>(
-        `select ${PHRASE_COLUMNS} from resource_record
+  app.post<{ Body: { id?: unknown; useType?: string } | undefined; Querystring: { id?: string; useType?: string } }>(
+    '/api/inputhelper/queryNodeImgList',
+    async (request) => {
+      const actor = actorOf(request);
+      readable(actor.roles);
+      const { id, useType } = { ...request.query, ...(request.body ?? {}) };
+      const nodeId = id === undefined || id === '' ? null : Number(id);
+      if (nodeId !== null && (!Number.isInteger(nodeId) || nodeId <= 0)) throw badRequest('common.invalid');
+      return ok(
+        await db.query<Phrase>(
+          `select ${PHRASE_COLUMNS} from resource_record
           where resource = 'inputHelper' and org_id = $1 and coalesce(data->>'image', '') <> ''
             and ($2::text is null or data->>'useType' = $2) and ($3::int is null or id = $3) and ($3::int is not null or ${ENABLED})
           order by coalesce((data->>'sort')::int, 0), id`,
-        [actor.orgId, useType || null, nodeId],
-      ),
-    );
-  });
+          [actor.orgId, useType || null, nodeId],
+        ),
+      );
+    },
+  );
 
   /**
    * Sets the picture of an input-helper node (multipart: id and one file; or JSON: id and an image data

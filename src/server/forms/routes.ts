@@ -26,15 +26,30 @@ export async function formRoutes(app: FastifyInstance, ctx: AppContext) {
       [actor.orgId, String(record.formId ?? ''), String(record.logicalName ?? ''), Number(record.id) || 0],
     );
     if (taken.length === 0) return;
-    const label = ctx.screens.byResource('formElement')?.fields.find((f) => f.key === 'logicalName')?.label[request.locale] ?? 'logicalName';
+    const label =
+      ctx.screens.byResource('formElement')?.fields.find((f) => f.key === 'logicalName')?.label[request.locale] ??
+      'logicalName';
     throw new InvalidRecord([
-      { field: 'logicalName', key: 'field.unique', message: screenMessage('field.unique', request.locale, { label, value: String(record.logicalName) }) },
+      {
+        field: 'logicalName',
+        key: 'field.unique',
+        message: screenMessage('field.unique', request.locale, { label, value: String(record.logicalName) }),
+      },
     ]);
   }
 
   registerSpecCalls(app, ctx, { noun: 'Form', resource: 'form', search: { param: 'formPageName', field: 'pageName' } });
-  registerSpecCalls(app, ctx, { noun: 'Element', resource: 'formElement', search: { param: 'logicalName', field: 'logicalName' }, check: elementKeyFree });
-  registerSpecCalls(app, ctx, { noun: 'TreeDataSource', resource: 'treeDataSource', search: { param: 'dataSourceName', field: 'dataSourceName' } });
+  registerSpecCalls(app, ctx, {
+    noun: 'Element',
+    resource: 'formElement',
+    search: { param: 'logicalName', field: 'logicalName' },
+    check: elementKeyFree,
+  });
+  registerSpecCalls(app, ctx, {
+    noun: 'TreeDataSource',
+    resource: 'treeDataSource',
+    search: { param: 'dataSourceName', field: 'dataSourceName' },
+  });
   await formInfoRoutes(app, ctx);
   await formDataRoutes(app, ctx);
   await inputHelperRoutes(app, ctx);

@@ -25,17 +25,24 @@ type Input = Record<string, unknown>;
 
 export function registerSpecCalls(app: FastifyInstance, ctx: AppContext, spec: SpecNoun) {
   const base = `/api/resources/${spec.resource}`;
-  const input = (request: FastifyRequest): Input => ({ ...(request.query as Input), ...((request.body as Input | undefined) ?? {}) });
-
-  app.get<{ Querystring: Record<string, string | undefined> }>(`/api/form/find${spec.noun}List`, async (request, reply) => {
-    const actor = actorOf(request);
-    const { orgId, [spec.search.param]: search, ...rest } = request.query;
-    const query = queryString({ ...rest, ...(search && { [spec.search.field]: search }) });
-    if (orgId === undefined || orgId === '' || Number(orgId) === actor.orgId) return forward(request, reply, 'GET', `${base}${query}`);
-    // Another organisation's list is only the base organisation's public data, offered for import.
-    if (Number(orgId) === BASE_ORG_ID) return forward(request, reply, 'GET', `${base}/public${query}`);
-    throw forbidden();
+  const input = (request: FastifyRequest): Input => ({
+    ...(request.query as Input),
+    ...((request.body as Input | undefined) ?? {}),
   });
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    `/api/form/find${spec.noun}List`,
+    async (request, reply) => {
+      const actor = actorOf(request);
+      const { orgId, [spec.search.param]: search, ...rest } = request.query;
+      const query = queryString({ ...rest, ...(search && { [spec.search.field]: search }) });
+      if (orgId === undefined || orgId === '' || Number(orgId) === actor.orgId)
+        return forward(request, reply, 'GET', `${base}${query}`);
+      // Another organisation's list is only the base organisation's public data, offered for import.
+      if (Number(orgId) === BASE_ORG_ID) return forward(request, reply, 'GET', `${base}/public${query}`);
+      throw forbidden();
+    },
+  );
 
   app.post(`/api/form/create${spec.noun}`, async (request, reply) => {
     const record = input(request);
@@ -49,7 +56,9 @@ export function registerSpecCalls(app: FastifyInstance, ctx: AppContext, spec: S
     const id = Number(record.id) || 0;
     if (record.version === undefined) {
       // Spec callers do not send the version: they edit what is stored now.
-      const current = (await forward(request, reply, 'GET', `${base}/${id}`)) as { resultObject?: { version?: number } };
+      const current = (await forward(request, reply, 'GET', `${base}/${id}`)) as {
+        resultObject?: { version?: number };
+      };
       if (reply.statusCode !== 200) return current;
       record.version = current.resultObject?.version;
     }
@@ -63,5 +72,10 @@ export function registerSpecCalls(app: FastifyInstance, ctx: AppContext, spec: S
   });
 
   /** sync{noun}: main lab takes every public record, a sub lab the chosen ones, syncFlag 2 confirms updates; issue{noun}: the base distributes. */
-  registerPublicDataCalls(app, ctx, { resource: spec.resource, sync: `/api/form/sync${spec.noun}`, issue: `/api/form/issue${spec.noun}`, workflowEnvelope: true });
+  registerPublicDataCalls(app, ctx, {
+    resource: spec.resource,
+    sync: `/api/form/sync${spec.noun}`,
+    issue: `/api/form/issue${spec.noun}`,
+    workflowEnvelope: true,
+  });
 }

@@ -31,7 +31,8 @@ export function readReceipt(input: Record<string, unknown>, locale: Locale): Rec
   const temperature = input.temperatureC;
   if (temperature !== undefined && temperature !== null && temperature !== '') {
     const value = Number(temperature);
-    if (!Number.isFinite(value) || value < -80 || value > 45) throw invalid('temperatureC', `${t('common.invalid', locale)}: temperatureC (-80 ~ 45 ℃)`);
+    if (!Number.isFinite(value) || value < -80 || value > 45)
+      throw invalid('temperatureC', `${t('common.invalid', locale)}: temperatureC (-80 ~ 45 ℃)`);
     receipt.temperatureC = Math.round(value * 10) / 10;
   }
   for (const key of ['missing', 'damaged', 'extra'] as const) {
@@ -45,7 +46,8 @@ export function readReceipt(input: Record<string, unknown>, locale: Locale): Rec
     if (input.remark.length > 500) throw invalid('remark', `${t('common.invalid', locale)}: remark (≤ 500)`);
     receipt.remark = input.remark.trim();
   }
-  if (typeof input.proGroupName === 'string' && input.proGroupName.trim()) receipt.proGroupName = input.proGroupName.trim();
+  if (typeof input.proGroupName === 'string' && input.proGroupName.trim())
+    receipt.proGroupName = input.proGroupName.trim();
   return receipt;
 }
 
@@ -61,8 +63,15 @@ function checkLabel(lineScreen: ScreenSchema, value: string, locale: Locale): st
 }
 
 /** The discrepancy as the slip prints it: missing / damaged / extra barcodes, then the remark. */
-function discrepancyText(lineScreen: ScreenSchema, found: Record<'missing' | 'damaged' | 'extra', string[]>, remark: string | undefined, locale: Locale): string | undefined {
-  const parts = (['missing', 'damaged', 'extra'] as const).filter((k) => found[k].length > 0).map((k) => `${checkLabel(lineScreen, k, locale)}：${found[k].join('、')}`);
+function discrepancyText(
+  lineScreen: ScreenSchema,
+  found: Record<'missing' | 'damaged' | 'extra', string[]>,
+  remark: string | undefined,
+  locale: Locale,
+): string | undefined {
+  const parts = (['missing', 'damaged', 'extra'] as const)
+    .filter((k) => found[k].length > 0)
+    .map((k) => `${checkLabel(lineScreen, k, locale)}：${found[k].join('、')}`);
   if (remark) parts.push(remark);
   return parts.length > 0 ? parts.join('；') : undefined;
 }
@@ -75,7 +84,11 @@ interface Plan {
 
 /** Which handover each reported barcode belongs to; a barcode on none of them (or extra on one) is refused. */
 function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Receipt, locale: Locale): Plan[] {
-  const plans = records.map((record) => ({ record, lines: lines.filter((l) => l.data.handover === record.id), found: { missing: [] as string[], damaged: [] as string[], extra: [] as string[] } }));
+  const plans = records.map((record) => ({
+    record,
+    lines: lines.filter((l) => l.data.handover === record.id),
+    found: { missing: [] as string[], damaged: [] as string[], extra: [] as string[] },
+  }));
   const planOf = (barcode: string) => plans.find((p) => p.lines.some((l) => l.data.barcode === barcode));
   for (const key of ['missing', 'damaged'] as const) {
     for (const barcode of receipt[key]) {
@@ -87,7 +100,11 @@ function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Re
   if (receipt.extra.length > 0 && plans.length > 1) throw invalid('extra', t('handover.extra.oneSlip', locale));
   for (const barcode of receipt.extra) {
     const plan = planOf(barcode);
-    if (plan) throw invalid('extra', t('handover.barcode.onSlip', locale, { barcode, handoverNo: String(plan.record.data.handoverNo) }));
+    if (plan)
+      throw invalid(
+        'extra',
+        t('handover.barcode.onSlip', locale, { barcode, handoverNo: String(plan.record.data.handoverNo) }),
+      );
     plans[0]!.found.extra.push(barcode);
   }
   return plans;
@@ -97,11 +114,29 @@ function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Re
 async function writeLines(tx: Queryable, lineScreen: ScreenSchema, plan: Plan, at: string, userId: number) {
   for (const line of plan.lines) {
     const barcode = String(line.data.barcode);
-    const checkResult = plan.found.missing.includes(barcode) ? 'missing' : plan.found.damaged.includes(barcode) ? 'damaged' : 'ok';
-    await updateRecord(tx, lineScreen, line.orgId, line.id, line.version, { ...line.data, checkResult, checkedAt: at }, userId);
+    const checkResult = plan.found.missing.includes(barcode)
+      ? 'missing'
+      : plan.found.damaged.includes(barcode)
+        ? 'damaged'
+        : 'ok';
+    await updateRecord(
+      tx,
+      lineScreen,
+      line.orgId,
+      line.id,
+      line.version,
+      { ...line.data, checkResult, checkedAt: at },
+      userId,
+    );
   }
   for (const barcode of plan.found.extra) {
-    await insertRecord(tx, lineScreen, plan.record.orgId, { handover: plan.record.id, barcode, checkResult: 'extra', checkedAt: at }, userId);
+    await insertRecord(
+      tx,
+      lineScreen,
+      plan.record.orgId,
+      { handover: plan.record.id, barcode, checkResult: 'extra', checkedAt: at },
+      userId,
+    );
   }
 }
 
@@ -120,7 +155,11 @@ export interface Confirmation {
  * lines; the handover is closed (received, or discrepancy when anything did not match) and the step
  * goes to the operation log with before and after.
  */
-export async function confirmHandovers(ctx: AppContext, request: FastifyRequest, c: Confirmation): Promise<StoredRecord[]> {
+export async function confirmHandovers(
+  ctx: AppContext,
+  request: FastifyRequest,
+  c: Confirmation,
+): Promise<StoredRecord[]> {
   const actor = actorOf(request);
   const locale = request.locale;
   return ctx.db.transaction(async (tx) => {
@@ -130,8 +169,12 @@ export async function confirmHandovers(ctx: AppContext, request: FastifyRequest,
     for (const record of records) {
       refuseClosed(record, locale);
       if (c.receipt.proGroupName && !addressedTo(c.screen, record, c.receipt.proGroupName))
-        throw badRequest('handover.group.mismatch', { handoverNo: String(record.data.handoverNo), group: c.receipt.proGroupName });
-      if (record.data.handedByAccount === c.receiver.userAccount) throw badRequest('handover.receiver.sameAsSender', { account: c.receiver.userAccount });
+        throw badRequest('handover.group.mismatch', {
+          handoverNo: String(record.data.handoverNo),
+          group: c.receipt.proGroupName,
+        });
+      if (record.data.handedByAccount === c.receiver.userAccount)
+        throw badRequest('handover.receiver.sameAsSender', { account: c.receiver.userAccount });
     }
     const plans = planReceipt(records, await linesOf(tx, actor.orgId, c.ids), c.receipt, locale);
     const at = stamp(ctx.now());
@@ -151,7 +194,14 @@ export async function confirmHandovers(ctx: AppContext, request: FastifyRequest,
       };
       const row = await updateRecord(tx, c.screen, actor.orgId, plan.record.id, plan.record.version, data, actor.id);
       if (!row) throw conflict();
-      await appendLog(tx, actor, { resource: c.screen.resource.name, recordId: row.id, action: 'handoverConfirm', before: plan.record.data, after: row.data, ip: request.ip });
+      await appendLog(tx, actor, {
+        resource: c.screen.resource.name,
+        recordId: row.id,
+        action: 'handoverConfirm',
+        before: plan.record.data,
+        after: row.data,
+        ip: request.ip,
+      });
       confirmed.push(row);
     }
     return confirmed;

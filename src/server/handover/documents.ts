@@ -25,9 +25,25 @@ export interface HandoverSet {
   lines: ApiRecord[];
 }
 
-export async function loadSet(db: Queryable, doc: DocumentContext, orgId: number, records: StoredRecord[]): Promise<HandoverSet> {
+export async function loadSet(
+  db: Queryable,
+  doc: DocumentContext,
+  orgId: number,
+  records: StoredRecord[],
+): Promise<HandoverSet> {
   const handovers = await withLabels(db, doc.screen, orgId, records.map(present));
-  const lines = await withLabels(db, doc.lineScreen, orgId, (await linesOf(db, orgId, records.map((r) => r.id))).map(present));
+  const lines = await withLabels(
+    db,
+    doc.lineScreen,
+    orgId,
+    (
+      await linesOf(
+        db,
+        orgId,
+        records.map((r) => r.id),
+      )
+    ).map(present),
+  );
   return { handovers, lines };
 }
 
@@ -42,9 +58,30 @@ function shown(screen: ScreenSchema, record: ApiRecord, key: string, locale: Loc
 
 const label = (screen: ScreenSchema, key: string, locale: Locale) => field(screen, key)?.label[locale] ?? key;
 
-const HEADER_KEYS = ['handoverNo', 'status', 'fromSite', 'toGroup', 'boxNo', 'sealNo', 'storage', 'temperatureC', 'handedBy', 'handedAt', 'receivedBy', 'receivedAt'];
+const HEADER_KEYS = [
+  'handoverNo',
+  'status',
+  'fromSite',
+  'toGroup',
+  'boxNo',
+  'sealNo',
+  'storage',
+  'temperatureC',
+  'handedBy',
+  'handedAt',
+  'receivedBy',
+  'receivedAt',
+];
 /** How wide a column prints, relative to the others. */
-const WEIGHTS: Record<string, number> = { barcode: 2, patientName: 1.3, specimenType: 1.3, itemNames: 3, checkResult: 1.1, checkedAt: 2.1, remark: 2.2 };
+const WEIGHTS: Record<string, number> = {
+  barcode: 2,
+  patientName: 1.3,
+  specimenType: 1.3,
+  itemNames: 3,
+  checkResult: 1.1,
+  checkedAt: 2.1,
+  remark: 2.2,
+};
 
 /** The handover slip of each handover (spec 7.2 exportHandleRecordPdf, confirmReceive isPrint): header, specimens, signatures. */
 export function slipPages(doc: DocumentContext, set: HandoverSet, template: SlipTemplate): PrintedPage[] {
@@ -57,17 +94,36 @@ export function slipPages(doc: DocumentContext, set: HandoverSet, template: Slip
       header: HEADER_KEYS.map((key) => ({ label: label(screen, key, locale), value: shown(screen, h, key, locale) })),
       ...(discrepancy && { note: { label: label(screen, 'discrepancy', locale), value: discrepancy } }),
       table: {
-        columns: template.columns.map((key) => ({ label: label(lineScreen, key, locale), weight: WEIGHTS[key] ?? 1.5 })),
+        columns: template.columns.map((key) => ({
+          label: label(lineScreen, key, locale),
+          weight: WEIGHTS[key] ?? 1.5,
+        })),
         rows: lines.map((l) => template.columns.map((key) => shown(lineScreen, l, key, locale))),
       },
       total: t('handover.slip.total', locale, { n: lines.filter((l) => l.checkResult !== 'extra').length }),
-      ...(template.signatures && { signatures: [t('handover.slip.senderSign', locale), t('handover.slip.receiverSign', locale)] as [string, string] }),
+      ...(template.signatures && {
+        signatures: [t('handover.slip.senderSign', locale), t('handover.slip.receiverSign', locale)] as [
+          string,
+          string,
+        ],
+      }),
       ...(template.footer && { footer: template.footer }),
     };
   });
 }
 
-const SUMMARY_KEYS = ['handoverNo', 'fromSite', 'toGroup', 'specimenCount', 'storage', 'handedBy', 'handedAt', 'receivedBy', 'receivedAt', 'status'];
+const SUMMARY_KEYS = [
+  'handoverNo',
+  'fromSite',
+  'toGroup',
+  'specimenCount',
+  'storage',
+  'handedBy',
+  'handedAt',
+  'receivedBy',
+  'receivedAt',
+  'status',
+];
 
 /** One table of many handovers (spec 7.2 exportSummaryRecordPdf), for the period or the selection asked. */
 export function summaryPage(doc: DocumentContext, set: HandoverSet): PrintedPage {
@@ -77,7 +133,10 @@ export function summaryPage(doc: DocumentContext, set: HandoverSet): PrintedPage
     title: `${doc.labName} ${t('handover.slip.summaryTitle', locale)}`.trim(),
     header: [],
     table: {
-      columns: SUMMARY_KEYS.map((key) => ({ label: label(screen, key, locale), weight: key === 'handoverNo' || key.endsWith('At') ? 2 : 1.2 })),
+      columns: SUMMARY_KEYS.map((key) => ({
+        label: label(screen, key, locale),
+        weight: key === 'handoverNo' || key.endsWith('At') ? 2 : 1.2,
+      })),
       rows: set.handovers.map((h) => SUMMARY_KEYS.map((key) => shown(screen, h, key, locale))),
     },
     total: t('handover.slip.totalSlips', locale, { n: set.handovers.length, m: specimens }),
@@ -89,7 +148,11 @@ const LINE_KEYS = ['barcode', 'patientName', 'specimenType', 'itemNames', 'check
 
 function addSheet(workbook: ExcelJS.Workbook, name: string, fields: FieldDef[], records: ApiRecord[], locale: Locale) {
   const sheet = workbook.addWorksheet(name.slice(0, 31));
-  sheet.columns = fields.map((f) => ({ header: f.label[locale], key: f.key, width: Math.max(12, (f.label[locale].length + 2) * 2) }));
+  sheet.columns = fields.map((f) => ({
+    header: f.label[locale],
+    key: f.key,
+    width: Math.max(12, (f.label[locale].length + 2) * 2),
+  }));
   sheet.getRow(1).font = { bold: true };
   for (const record of records) sheet.addRow(fields.map((f) => cellValue(f, record, locale)));
   sheet.views = [{ state: 'frozen', ySplit: 1 }];
@@ -100,11 +163,16 @@ function addSheet(workbook: ExcelJS.Workbook, name: string, fields: FieldDef[], 
  * headed by the handover number, in the slip template's columns when given; with `withHandovers`,
  * first a sheet of the handovers themselves.
  */
-export async function handoverWorkbook(doc: DocumentContext, set: HandoverSet, options: { withHandovers: boolean; columns?: string[] }): Promise<Buffer> {
+export async function handoverWorkbook(
+  doc: DocumentContext,
+  set: HandoverSet,
+  options: { withHandovers: boolean; columns?: string[] },
+): Promise<Buffer> {
   const { screen, lineScreen, locale } = doc;
   const workbook = new ExcelJS.Workbook();
   workbook.creator = 'LIMS';
-  if (options.withHandovers) addSheet(workbook, t('handover.sheet.handovers', locale), listColumns(screen), set.handovers, locale);
+  if (options.withHandovers)
+    addSheet(workbook, t('handover.sheet.handovers', locale), listColumns(screen), set.handovers, locale);
   const keys = ['handover', ...(options.columns ?? LINE_KEYS)];
   const lineFields = keys.map((k) => field(lineScreen, k)).filter((f): f is FieldDef => f !== undefined);
   addSheet(workbook, t('handover.sheet.specimens', locale), lineFields, set.lines, locale);

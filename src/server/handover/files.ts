@@ -38,7 +38,8 @@ const DATA_URL = /^data:([^;,]*)((?:;[^;,]*)*),/;
 /** Bytes of a data URL's content, from its base64 (or percent-encoded) text. */
 function sizeOf(dataUrl: string, header: string): number {
   const body = dataUrl.slice(header.length);
-  if (header.includes(';base64')) return Math.floor((body.length * 3) / 4) - (body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0);
+  if (header.includes(';base64'))
+    return Math.floor((body.length * 3) / 4) - (body.endsWith('==') ? 2 : body.endsWith('=') ? 1 : 0);
   return decodeURIComponent(body).length;
 }
 

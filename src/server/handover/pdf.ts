@@ -56,12 +56,25 @@ function columnWidths(page: PrintedPage, width: number): number[] {
 }
 
 function rowHeight(doc: Doc, cells: string[], widths: number[]): number {
-  return Math.max(...cells.map((text, i) => doc.heightOfString(text || ' ', { width: widths[i]! - 2 * CELL_PAD }))) + 2 * CELL_PAD;
+  return (
+    Math.max(...cells.map((text, i) => doc.heightOfString(text || ' ', { width: widths[i]! - 2 * CELL_PAD }))) +
+    2 * CELL_PAD
+  );
 }
 
 function drawRow(doc: Doc, cells: string[], widths: number[], y: number, height: number, shaded: boolean) {
   let x = MARGIN;
-  if (shaded) doc.rect(MARGIN, y, widths.reduce((a, b) => a + b, 0), height).fillColor('#eeeeee').fill().fillColor('black');
+  if (shaded)
+    doc
+      .rect(
+        MARGIN,
+        y,
+        widths.reduce((a, b) => a + b, 0),
+        height,
+      )
+      .fillColor('#eeeeee')
+      .fill()
+      .fillColor('black');
   cells.forEach((text, i) => {
     const w = widths[i]!;
     doc.rect(x, y, w, height).lineWidth(0.5).strokeColor('#888888').stroke();
@@ -106,7 +119,9 @@ function drawClosing(doc: Doc, page: PrintedPage, width: number) {
   doc.text(page.total, MARGIN, doc.y + 6, { width });
   if (page.signatures) {
     const y = doc.y + 18;
-    page.signatures.forEach((caption, i) => doc.text(`${caption}：________________`, MARGIN + (i * width) / 2, y, { width: width / 2 }));
+    page.signatures.forEach((caption, i) =>
+      doc.text(`${caption}：________________`, MARGIN + (i * width) / 2, y, { width: width / 2 }),
+    );
   }
   if (page.footer) doc.text(page.footer, MARGIN, doc.y + 10, { width });
 }
@@ -144,7 +159,10 @@ export function renderPdf(pages: PrintedPage[], options: PrintOptions): Promise<
     doc.switchToPage(i);
     // Inside the bottom margin: pdfkit would start a new page for text below it.
     doc.page.margins.bottom = 0;
-    doc.font('regular').fontSize(8).text(options.printedAt, MARGIN, doc.page.height - MARGIN, { width, align: 'right', lineBreak: false });
+    doc
+      .font('regular')
+      .fontSize(8)
+      .text(options.printedAt, MARGIN, doc.page.height - MARGIN, { width, align: 'right', lineBreak: false });
   }
   doc.end();
   return done;

@@ -28,13 +28,24 @@ export interface Credentials {
  * account is refused. The receiver must belong to the caller's laboratory and be allowed to handle
  * handovers. Nothing else is written here: the caller confirms afterwards in its own transaction.
  */
-export async function checkReceiver(ctx: AppContext, request: FastifyRequest, screen: ScreenSchema, credentials: Credentials): Promise<Receiver> {
+export async function checkReceiver(
+  ctx: AppContext,
+  request: FastifyRequest,
+  screen: ScreenSchema,
+  credentials: Credentials,
+): Promise<Receiver> {
   const actor = actorOf(request);
   const account = typeof credentials.userAccount === 'string' ? credentials.userAccount.trim() : '';
   const password = typeof credentials.passwd === 'string' ? credentials.passwd : '';
   if (!account || !password) throw badRequest('handover.receiver.required');
   const refused = (reason: string) =>
-    appendLog(ctx.db, actor, { resource: HANDOVER, recordId: null, action: 'receiverRefused', after: { userAccount: account, reason }, ip: request.ip });
+    appendLog(ctx.db, actor, {
+      resource: HANDOVER,
+      recordId: null,
+      action: 'receiverRefused',
+      after: { userAccount: account, reason },
+      ip: request.ip,
+    });
 
   const login = await findForLogin(ctx.db, account);
   if (!login) {
@@ -54,7 +65,13 @@ export async function checkReceiver(ctx: AppContext, request: FastifyRequest, sc
   }
   await recordGoodLogin(ctx.db, login.id);
   // Whose password was checked, by whom: as much a part of the handover's audit as the refusals.
-  await appendLog(ctx.db, actor, { resource: HANDOVER, recordId: null, action: 'receiverChecked', after: { userAccount: account }, ip: request.ip });
+  await appendLog(ctx.db, actor, {
+    resource: HANDOVER,
+    recordId: null,
+    action: 'receiverChecked',
+    after: { userAccount: account },
+    ip: request.ip,
+  });
   const user = await getUser(ctx.db, login.id);
   if (!user || user.orgId !== actor.orgId) throw badRequest('handover.receiver.otherLab', { account });
   if (!screenAllows(screen, 'update', user.roles)) throw badRequest('handover.receiver.notAllowed', { account });

@@ -30,11 +30,15 @@ type Input = Record<string, unknown>;
 /** The spec's calls take their parameters in the query; a POST may send them (and the password) in the body instead. */
 const inputOf = (request: FastifyRequest): Input => ({
   ...(request.query as Input | undefined),
-  ...(typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body) ? (request.body as Input) : {}),
+  ...(typeof request.body === 'object' && request.body !== null && !Buffer.isBuffer(request.body)
+    ? (request.body as Input)
+    : {}),
 });
 
 const flag = (value: unknown, fallback: boolean) =>
-  value === undefined || value === '' ? fallback : value === true || value === 1 || ['true', '1', 'yes'].includes(String(value).toLowerCase());
+  value === undefined || value === ''
+    ? fallback
+    : value === true || value === 1 || ['true', '1', 'yes'].includes(String(value).toLowerCase());
 
 function recordIdOf(input: Input): number {
   const id = intParam(input.recordId ?? input.id, 0);
@@ -71,7 +75,12 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     return { screen, actor, lineScreen: screenNamed(ctx, LINE) };
   };
 
-  const documentContext = async (request: FastifyRequest, screen: ScreenSchema, lineScreen: ScreenSchema, actor: AuthUser): Promise<DocumentContext> => ({
+  const documentContext = async (
+    request: FastifyRequest,
+    screen: ScreenSchema,
+    lineScreen: ScreenSchema,
+    actor: AuthUser,
+  ): Promise<DocumentContext> => ({
     screen,
     lineScreen,
     locale: request.locale,
@@ -79,19 +88,34 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** One handover of the caller's lab, checked against the group the caller names. */
-  const handoverOf = async (request: FastifyRequest, screen: ScreenSchema, actor: AuthUser, input: Input): Promise<StoredRecord> => {
+  const handoverOf = async (
+    request: FastifyRequest,
+    screen: ScreenSchema,
+    actor: AuthUser,
+    input: Input,
+  ): Promise<StoredRecord> => {
     const record = await getRecord(db, screen, actor.orgId, recordIdOf(input));
     if (!record) throw notFound();
     const group = typeof input.proGroupName === 'string' ? input.proGroupName.trim() : '';
-    if (group && !addressedTo(screen, record, group)) throw badRequest('handover.group.mismatch', { handoverNo: String(record.data.handoverNo), group });
+    if (group && !addressedTo(screen, record, group))
+      throw badRequest('handover.group.mismatch', { handoverNo: String(record.data.handoverNo), group });
     return record;
   };
 
   /** The slips of some handovers as a PDF, in the lab's template. */
-  const slipsPdf = async (request: FastifyRequest, doc: DocumentContext, actor: AuthUser, records: StoredRecord[], template: SlipTemplate) => {
+  const slipsPdf = async (
+    request: FastifyRequest,
+    doc: DocumentContext,
+    actor: AuthUser,
+    records: StoredRecord[],
+    template: SlipTemplate,
+  ) => {
     const set = await loadSet(db, doc, actor.orgId, records);
     const title = `${template.title ?? t('handover.slip.title', request.locale)} ${records.map((r) => String(r.data.handoverNo)).join(', ')}`;
-    return renderPdf(slipPages(doc, set, template), { printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`, documentTitle: title.slice(0, 200) });
+    return renderPdf(slipPages(doc, set, template), {
+      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`,
+      documentTitle: title.slice(0, 200),
+    });
   };
   const slipName = (request: FastifyRequest, records: StoredRecord[]) =>
     `${t('handover.slip.title', request.locale)}_${records.length === 1 ? String(records[0]!.data.handoverNo) : `${records.length}`}`;
@@ -133,14 +157,22 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/handover/confirmNameAndPassword', async (request) => {
     const { screen } = access(request, 'update');
     const receiver = await checkReceiver(ctx, request, screen, inputOf(request));
-    return okMessage(request, 'handover.receiverOk', { userAccount: receiver.userAccount, userName: receiver.userName });
+    return okMessage(request, 'handover.receiverOk', {
+      userAccount: receiver.userAccount,
+      userName: receiver.userName,
+    });
   });
 
   /**
    * Takes specimens off an open handover (spec 7.2 deleteAim, deleteCombination): its barcodes, count
    * and lines follow; at least one specimen stays (a handover not wanted at all is deleted).
    */
-  const removeSpecimens = async (request: FastifyRequest, action: string, pick: (line: StoredRecord) => boolean, none: () => Error) => {
+  const removeSpecimens = async (
+    request: FastifyRequest,
+    action: string,
+    pick: (line: StoredRecord) => boolean,
+    none: () => Error,
+  ) => {
     const { screen, actor } = access(request, 'update');
     const id = recordIdOf(inputOf(request));
     const row = await db.transaction(async (tx) => {
@@ -156,8 +188,19 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
       const data = { ...current.data, barcodes: barcodes.join('\n'), specimenCount: barcodes.length };
       const updated = await updateRecord(tx, screen, actor.orgId, id, current.version, data, actor.id);
       if (!updated) throw notFound();
-      await tx.query('delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])', [LINE, actor.orgId, chosen.map((l) => l.id)]);
-      await appendLog(tx, actor, { resource: HANDOVER, recordId: id, action, before: current.data, after: updated.data, ip: request.ip });
+      await tx.query('delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])', [
+        LINE,
+        actor.orgId,
+        chosen.map((l) => l.id),
+      ]);
+      await appendLog(tx, actor, {
+        resource: HANDOVER,
+        recordId: id,
+        action,
+        before: current.data,
+        after: updated.data,
+        ip: request.ip,
+      });
       return { updated, removed: chosen.length };
     });
     return okMessage(request, 'handover.removed', { record: present(row.updated), removed: row.removed });
@@ -166,21 +209,34 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const input = inputOf(request);
     const aimId = intParam(input.aimId, 0);
     const barcode = typeof input.barcode === 'string' ? input.barcode.trim() : '';
-    return removeSpecimens(request, 'handoverDeleteAim', (l) => (aimId ? l.id === aimId : l.data.barcode === barcode), () => badRequest('handover.aim.notFound'));
+    return removeSpecimens(
+      request,
+      'handoverDeleteAim',
+      (l) => (aimId ? l.id === aimId : l.data.barcode === barcode),
+      () => badRequest('handover.aim.notFound'),
+    );
   });
   app.post('/api/handover/deleteCombination', (request) => {
     const combination = String(inputOf(request).combination ?? '').trim();
-    return removeSpecimens(request, 'handoverDeleteCombination', (l) => String(l.data.itemNames ?? '') === combination, () =>
-      badRequest('handover.combination.notFound', { combination: combination.slice(0, 100) }),
+    return removeSpecimens(
+      request,
+      'handoverDeleteCombination',
+      (l) => String(l.data.itemNames ?? '') === combination,
+      () => badRequest('handover.combination.notFound', { combination: combination.slice(0, 100) }),
     );
   });
 
   /** Spec 7.2 getHandoverUserGroupList: the groups a handover goes to, and the lab's users who may receive one. */
   app.get('/api/handover/getHandoverUserGroupList', async (request) => {
     const { screen, actor } = access(request, 'read');
-    const groups = (screen.fields.find((f) => f.key === 'toGroup')?.options ?? []).map((o) => ({ value: o.value, label: o.label[request.locale] }));
+    const groups = (screen.fields.find((f) => f.key === 'toGroup')?.options ?? []).map((o) => ({
+      value: o.value,
+      label: o.label[request.locale],
+    }));
     const { records } = await listUsers(db, { orgIds: [actor.orgId], page: 1, size: 1000 });
-    const users = records.filter((u) => !u.locked && screenAllows(screen, 'update', u.roles)).map((u) => ({ id: u.id, userAccount: u.userAccount, userName: u.userName }));
+    const users = records
+      .filter((u) => !u.locked && screenAllows(screen, 'update', u.roles))
+      .map((u) => ({ id: u.id, userAccount: u.userAccount, userName: u.userName }));
     return ok({ groups, users });
   });
 
@@ -217,7 +273,9 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const { screen, actor } = access(request, 'read');
     const record = await handoverOf(request, screen, actor, inputOf(request));
     const barcodes = (await linesOf(db, actor.orgId, [record.id])).map((l) => String(l.data.barcode));
-    return ok(await specimenFiles(ctx.screens.list(), db, actor, barcodes, { withData: false, locale: request.locale }));
+    return ok(
+      await specimenFiles(ctx.screens.list(), db, actor, barcodes, { withData: false, locale: request.locale }),
+    );
   });
 
   /** Spec 7.2 exportHandleRecordPdf: the slip of one handover, in the lab's template. */
@@ -233,10 +291,19 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** The handovers a summary or a full export covers: those named (recordIds), else the list's filters. */
-  const chosenHandovers = async (request: FastifyRequest<{ Querystring: Record<string, string> }>, screen: ScreenSchema, actor: AuthUser) => {
+  const chosenHandovers = async (
+    request: FastifyRequest<{ Querystring: Record<string, string> }>,
+    screen: ScreenSchema,
+    actor: AuthUser,
+  ) => {
     const input = inputOf(request);
-    if (input.recordIds !== undefined || input.recordId !== undefined) return handoversByIds(db, actor.orgId, recordIdsOf(input));
-    const { records } = await listRecords(db, screen, actor.orgId, { ...listQuery(screen, request.query), page: 1, size: 10_000 });
+    if (input.recordIds !== undefined || input.recordId !== undefined)
+      return handoversByIds(db, actor.orgId, recordIdsOf(input));
+    const { records } = await listRecords(db, screen, actor.orgId, {
+      ...listQuery(screen, request.query),
+      page: 1,
+      size: 10_000,
+    });
     return records;
   };
 
@@ -247,8 +314,18 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const doc = await documentContext(request, screen, lineScreen, actor);
     const set = await loadSet(db, doc, actor.orgId, records);
     const title = t('handover.slip.summaryTitle', request.locale);
-    const pdf = await renderPdf([summaryPage(doc, set)], { landscape: true, printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`, documentTitle: title });
-    await appendLog(db, actor, { resource: HANDOVER, recordId: null, action: 'handoverPrintSummary', after: { handovers: records.length }, ip: request.ip });
+    const pdf = await renderPdf([summaryPage(doc, set)], {
+      landscape: true,
+      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`,
+      documentTitle: title,
+    });
+    await appendLog(db, actor, {
+      resource: HANDOVER,
+      recordId: null,
+      action: 'handoverPrintSummary',
+      after: { handovers: records.length },
+      ip: request.ip,
+    });
     return sendFile(reply, pdf, 'pdf', `${title}_${stamp(ctx.now()).slice(0, 10)}`);
   });
 
@@ -259,7 +336,10 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const template = await slipTemplate(db, actor.orgId, input.templateId);
     const record = await handoverOf(request, screen, actor, input);
     const doc = await documentContext(request, screen, lineScreen, actor);
-    const xlsx = await handoverWorkbook(doc, await loadSet(db, doc, actor.orgId, [record]), { withHandovers: false, columns: template.columns });
+    const xlsx = await handoverWorkbook(doc, await loadSet(db, doc, actor.orgId, [record]), {
+      withHandovers: false,
+      columns: template.columns,
+    });
     await appendLog(db, actor, { resource: HANDOVER, recordId: record.id, action: 'handoverExport', ip: request.ip });
     return sendFile(reply, xlsx, 'xlsx', slipName(request, [record]));
   });
@@ -270,7 +350,13 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const records = await chosenHandovers(request, screen, actor);
     const doc = await documentContext(request, screen, lineScreen, actor);
     const xlsx = await handoverWorkbook(doc, await loadSet(db, doc, actor.orgId, records), { withHandovers: true });
-    await appendLog(db, actor, { resource: HANDOVER, recordId: null, action: 'handoverExport', after: { handovers: records.length }, ip: request.ip });
+    await appendLog(db, actor, {
+      resource: HANDOVER,
+      recordId: null,
+      action: 'handoverExport',
+      after: { handovers: records.length },
+      ip: request.ip,
+    });
     return sendFile(reply, xlsx, 'xlsx', `${screen.title[request.locale]}_${stamp(ctx.now()).slice(0, 10)}`);
   });
 
@@ -281,7 +367,13 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const input = inputOf(request);
     const barcodes = splitBarcodes(input.barcode ?? input.barcodes);
     if (barcodes.length === 0) throw badRequest('handover.barcodes.required');
-    return ok(await specimenFiles(ctx.screens.list(), db, actor, barcodes.slice(0, 100), { kind, withData: true, locale: request.locale }));
+    return ok(
+      await specimenFiles(ctx.screens.list(), db, actor, barcodes.slice(0, 100), {
+        kind,
+        withData: true,
+        locale: request.locale,
+      }),
+    );
   };
   app.get('/api/specimeEntry/examine/getImgs', filesOf('image'));
   app.get('/api/specimeEntry/v2/ins/getFiles', filesOf('file'));

@@ -10,14 +10,23 @@ import { deleteLines, isOpen, LINE, nextHandoverNo, openHolders, screenNamed, st
 
 /** A received handover is the lab's record of custody: it stays as confirmed. */
 export function refuseClosed(record: StoredRecord, locale: Locale): void {
-  if (!isOpen(record)) throw new InvalidRecord([{ field: '', message: t('handover.closed', locale, { handoverNo: String(record.data.handoverNo ?? record.id) }) }]);
+  if (!isOpen(record))
+    throw new InvalidRecord([
+      { field: '', message: t('handover.closed', locale, { handoverNo: String(record.data.handoverNo ?? record.id) }) },
+    ]);
 }
 
 /**
  * The barcodes of a handover, checked: well formed, each once, and none on another open handover
  * (domain: a specimen is never in two open handovers). The refusal names the barcode and the handover.
  */
-export async function checkedBarcodes(tx: Queryable, orgId: number, text: unknown, exceptId: number, locale: Locale): Promise<string[]> {
+export async function checkedBarcodes(
+  tx: Queryable,
+  orgId: number,
+  text: unknown,
+  exceptId: number,
+  locale: Locale,
+): Promise<string[]> {
   const barcodes = splitBarcodes(text);
   const problem = barcodeProblem(barcodes, locale);
   if (problem) throw new InvalidRecord([{ field: 'barcodes', message: problem }]);

@@ -32,10 +32,16 @@ export async function lockHandovers(tx: Queryable, orgId: number): Promise<void>
 }
 
 /** Local wall-clock time as the screens store datetimes ("YYYY-MM-DD HH:mm:ss"). */
-export const stamp = (d: Date) => new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+export const stamp = (d: Date) =>
+  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
 
 /** Of these barcodes, those on another open handover of the organisation, with that handover's number. */
-export function openHolders(tx: Queryable, orgId: number, barcodes: string[], exceptId: number): Promise<{ barcode: string; handoverNo: string }[]> {
+export function openHolders(
+  tx: Queryable,
+  orgId: number,
+  barcodes: string[],
+  exceptId: number,
+): Promise<{ barcode: string; handoverNo: string }[]> {
   if (barcodes.length === 0) return Promise.resolve([]);
   return tx.query(
     `select l.data->>'barcode' as barcode, h.data->>'handoverNo' as "handoverNo"
@@ -81,7 +87,8 @@ async function specimenInfo(db: Queryable, orgId: number, barcodes: string[]): P
     `select data from resource_record where resource = $1 and org_id = $2 and data->>'barcode' = any($3::text[])`,
     [SPECIMEN_ENTRY, orgId, barcodes],
   );
-  const ids = (key: string) => rows.flatMap((r) => [r.data[key]].flat()).filter((v): v is number => typeof v === 'number');
+  const ids = (key: string) =>
+    rows.flatMap((r) => [r.data[key]].flat()).filter((v): v is number => typeof v === 'number');
   const types = await titlesOf(db, 'specimenType', 'name', orgId, ids('specimenType'));
   const purposes = await titlesOf(db, 'inspectionPurpose', 'name', orgId, ids('purposes'));
   const info = new Map<string, SpecimenInfo>();
@@ -100,24 +107,45 @@ async function specimenInfo(db: Queryable, orgId: number, barcodes: string[]): P
  * Makes the lines of a handover follow its barcodes: a new barcode gets a line (with what the lab
  * registered about the specimen), a barcode taken off loses its line, a line kept keeps its check.
  */
-export async function syncLines(tx: Queryable, lineScreen: ScreenSchema, handover: StoredRecord, barcodes: string[], userId: number): Promise<void> {
+export async function syncLines(
+  tx: Queryable,
+  lineScreen: ScreenSchema,
+  handover: StoredRecord,
+  barcodes: string[],
+  userId: number,
+): Promise<void> {
   const lines = await linesOf(tx, handover.orgId, [handover.id]);
   const wanted = new Set(barcodes);
   const gone = lines.filter((l) => !wanted.has(String(l.data.barcode))).map((l) => l.id);
-  if (gone.length > 0) await tx.query('delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])', [LINE, handover.orgId, gone]);
+  if (gone.length > 0)
+    await tx.query('delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])', [
+      LINE,
+      handover.orgId,
+      gone,
+    ]);
   const have = new Set(lines.map((l) => String(l.data.barcode)));
   const added = barcodes.filter((b) => !have.has(b));
   if (added.length === 0) return;
   const info = await specimenInfo(tx, handover.orgId, added);
   for (const barcode of added) {
     const known = Object.fromEntries(Object.entries(info.get(barcode) ?? {}).filter(([, v]) => v !== undefined));
-    await insertRecord(tx, lineScreen, handover.orgId, { handover: handover.id, barcode, ...known, checkResult: 'pending' }, userId);
+    await insertRecord(
+      tx,
+      lineScreen,
+      handover.orgId,
+      { handover: handover.id, barcode, ...known, checkResult: 'pending' },
+      userId,
+    );
   }
 }
 
 /** Removes the lines of a handover (the handover itself is being deleted). */
 export async function deleteLines(tx: Queryable, orgId: number, handoverId: number): Promise<void> {
-  await tx.query(`delete from resource_record where resource = $1 and org_id = $2 and (data->>'handover')::int = $3`, [LINE, orgId, handoverId]);
+  await tx.query(`delete from resource_record where resource = $1 and org_id = $2 and (data->>'handover')::int = $3`, [
+    LINE,
+    orgId,
+    handoverId,
+  ]);
 }
 
 /** The next number of the day, JJyyyyMMdd-0001 onwards (under the handover lock, so never issued twice). */

@@ -5,7 +5,15 @@ import type { ConfigKind, ConfigValue } from '../customConfig/kinds.js';
 import { getConfig } from '../customConfig/repository.js';
 
 /** Line fields a slip may print, in the order a lab would choose from. */
-export const SLIP_COLUMNS = ['barcode', 'patientName', 'specimenType', 'itemNames', 'checkResult', 'checkedAt', 'remark'] as const;
+export const SLIP_COLUMNS = [
+  'barcode',
+  'patientName',
+  'specimenType',
+  'itemNames',
+  'checkResult',
+  'checkedAt',
+  'remark',
+] as const;
 
 /** A lab's handover slip: its title, the specimen columns it prints, signature lines, a closing text. */
 export interface SlipTemplate {
@@ -17,11 +25,20 @@ export interface SlipTemplate {
 
 /** The slip a lab prints until it saves its own (customConfig key handoverSlip). */
 export const SLIP_KEY = 'handoverSlip';
-const DEFAULT_SLIP: SlipTemplate = { columns: ['barcode', 'patientName', 'specimenType', 'itemNames', 'checkResult', 'remark'], signatures: true };
+const DEFAULT_SLIP: SlipTemplate = {
+  columns: ['barcode', 'patientName', 'specimenType', 'itemNames', 'checkResult', 'remark'],
+  signatures: true,
+};
 
 const PROBLEMS = {
-  shape: { 'zh-CN': '应为对象 { title, columns, signatures, footer }', 'en-US': 'expected an object { title, columns, signatures, footer }' },
-  columns: { 'zh-CN': `columns 须为不重复的列名，取自 ${SLIP_COLUMNS.join(', ')}`, 'en-US': `columns must be distinct names among ${SLIP_COLUMNS.join(', ')}` },
+  shape: {
+    'zh-CN': '应为对象 { title, columns, signatures, footer }',
+    'en-US': 'expected an object { title, columns, signatures, footer }',
+  },
+  columns: {
+    'zh-CN': `columns 须为不重复的列名，取自 ${SLIP_COLUMNS.join(', ')}`,
+    'en-US': `columns must be distinct names among ${SLIP_COLUMNS.join(', ')}`,
+  },
   title: { 'zh-CN': 'title 最多 40 个字', 'en-US': 'title holds at most 40 characters' },
   footer: { 'zh-CN': 'footer 最多 200 个字', 'en-US': 'footer holds at most 200 characters' },
   signatures: { 'zh-CN': 'signatures 须为 true 或 false', 'en-US': 'signatures must be true or false' },
@@ -32,10 +49,17 @@ const optionalText = (v: unknown, max: number) => v === undefined || (typeof v =
 function checkSlip(value: unknown, locale: Locale): { value: ConfigValue } | { problem: string } {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: PROBLEMS.shape[locale] };
   const v = value as Record<string, unknown>;
-  if (Object.keys(v).some((k) => !['title', 'columns', 'signatures', 'footer'].includes(k))) return { problem: PROBLEMS.shape[locale] };
+  if (Object.keys(v).some((k) => !['title', 'columns', 'signatures', 'footer'].includes(k)))
+    return { problem: PROBLEMS.shape[locale] };
   const columns = v.columns;
   const known = (c: unknown) => typeof c === 'string' && (SLIP_COLUMNS as readonly string[]).includes(c);
-  if (!Array.isArray(columns) || columns.length === 0 || !columns.every(known) || new Set(columns).size !== columns.length) return { problem: PROBLEMS.columns[locale] };
+  if (
+    !Array.isArray(columns) ||
+    columns.length === 0 ||
+    !columns.every(known) ||
+    new Set(columns).size !== columns.length
+  )
+    return { problem: PROBLEMS.columns[locale] };
   if (!optionalText(v.title, 40)) return { problem: PROBLEMS.title[locale] };
   if (!optionalText(v.footer, 200)) return { problem: PROBLEMS.footer[locale] };
   if (v.signatures !== undefined && typeof v.signatures !== 'boolean') return { problem: PROBLEMS.signatures[locale] };

@@ -27,4 +27,5 @@ export function intParam(value: unknown, fallback: number, max = Number.MAX_SAFE
 }
 
 /** A request URL as the log keeps it: the values of password parameters masked (spec 7.2 sends some in the query). */
-export const withoutSecrets = (url: string) => url.replace(/([?&](?:passwd|password|newPassword|confirmPassword)=)[^&]*/gi, '$1***');
+export const withoutSecrets = (url: string) =>
+  url.replace(/([?&](?:passwd|password|newPassword|confirmPassword)=)[^&]*/gi, '$1***');

@@ -16,8 +16,15 @@ import { deleteLog, findLog, type LogFilter } from './repository.js';
 const EXPORT_LIMIT = 100_000;
 
 function filterOf(source: Record<string, unknown>): LogFilter {
-  const text = (key: string) => (typeof source[key] === 'string' && source[key] !== '' ? String(source[key]) : undefined);
-  return { userAccount: text('userAccount'), resource: text('resource'), action: text('action'), from: text('atFrom'), to: text('atTo') };
+  const text = (key: string) =>
+    typeof source[key] === 'string' && source[key] !== '' ? String(source[key]) : undefined;
+  return {
+    userAccount: text('userAccount'),
+    resource: text('resource'),
+    action: text('action'),
+    from: text('atFrom'),
+    to: text('atTo'),
+  };
 }
 
 export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -45,11 +52,16 @@ export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Querystring: Record<string, string | undefined> }>('/api/resources/operationLog', async (request) => {
     const actor = admin(request);
     const q = request.query;
-    return okMessage(request, 'common.ok', await findLog(db, actor.orgId, filterOf(q), { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) }));
+    return okMessage(
+      request,
+      'common.ok',
+      await findLog(db, actor.orgId, filterOf(q), { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) }),
+    );
   });
 
-  app.get<{ Querystring: Record<string, string | undefined> }>('/api/resources/operationLog/export.xlsx', (request, reply) =>
-    sendWorkbook(request, reply, filterOf(request.query)),
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/api/resources/operationLog/export.xlsx',
+    (request, reply) => sendWorkbook(request, reply, filterOf(request.query)),
   );
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/api/log/exportExcel', (request, reply) =>
@@ -60,7 +72,13 @@ export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
     const actor = admin(request);
     const deleted = await db.transaction(async (tx) => {
       const n = await deleteLog(tx, actor.orgId);
-      await appendLog(tx, actor, { resource: 'operationLog', recordId: null, action: 'deleteAll', after: { deleted: n }, ip: request.ip });
+      await appendLog(tx, actor, {
+        resource: 'operationLog',
+        recordId: null,
+        action: 'deleteAll',
+        after: { deleted: n },
+        ip: request.ip,
+      });
       return n;
     });
     return okMessage(request, 'common.ok', { deleted });

@@ -65,6 +65,9 @@ export function installUnloggedWriteWatch(app: FastifyInstance) {
   app.addHook('onResponse', async (request, reply) => {
     const watch = current.getStore();
     if (!watch || watch.logged || watch.tables.size === 0 || reply.statusCode >= 400) return;
-    request.log.error({ method: request.method, url: request.routeOptions.url, tables: [...watch.tables] }, UNLOGGED_WRITE);
+    request.log.error(
+      { method: request.method, url: request.routeOptions.url, tables: [...watch.tables] },
+      UNLOGGED_WRITE,
+    );
   });
 }

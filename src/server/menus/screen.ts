@@ -26,7 +26,11 @@ interface MenuRow {
 
 const FLAGS = ['hidden', 'keepAlive', 'noCache', 'affix', 'alwaysShow'] as const;
 /** roles of spec 2.1 as the screen's choice: unrestricted, administrators, administrators and editors. */
-const ROLE_CHOICES: Record<string, MenuMeta['roles'] | undefined> = { any: undefined, admin: ['admin'], 'admin,editor': ['admin', 'editor'] };
+const ROLE_CHOICES: Record<string, MenuMeta['roles'] | undefined> = {
+  any: undefined,
+  admin: ['admin'],
+  'admin,editor': ['admin', 'editor'],
+};
 
 const SELECT = `select id, parent_id as "parentId", path, full_path as "fullPath", sort, meta from menu`;
 
@@ -50,7 +54,10 @@ function menuRecord(row: MenuRow): TableRecord {
 
 /** The meta a row's edit gives: the user's fields over the stored meta; a flag switched off is left out. */
 function editedMeta(meta: MenuMeta, data: RecordValues): MenuMeta {
-  const next: MenuMeta = { ...meta, title: { 'zh-CN': String(data.titleZh).trim(), 'en-US': String(data.titleEn).trim() } };
+  const next: MenuMeta = {
+    ...meta,
+    title: { 'zh-CN': String(data.titleZh).trim(), 'en-US': String(data.titleEn).trim() },
+  };
   const text = (v: unknown) => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
   next.icon = text(data.icon);
   next.description = text(data.description);

@@ -10,9 +10,7 @@ interface MenuRow {
 
 /** The route tree as menu maintenance has left it in the database, in each level's order. */
 export async function loadMenuTree(db: Queryable): Promise<MenuNode[]> {
-  const rows = await db.query<MenuRow>(
-    'select id, parent_id as "parentId", path, meta from menu order by sort, id',
-  );
+  const rows = await db.query<MenuRow>('select id, parent_id as "parentId", path, meta from menu order by sort, id');
   const children = new Map<number | null, MenuRow[]>();
   for (const row of rows) {
     const list = children.get(row.parentId) ?? [];

@@ -7,7 +7,10 @@ import { present } from '../resources/service.js';
 import { refuse, runRecordCommand } from '../commands/record.js';
 
 const MESSAGES = {
-  noBreakpoint: { 'zh-CN': '没有适用于该菌种、抗生素和方法的当前折点', 'en-US': 'No current breakpoint covers this organism group, antibiotic and method' },
+  noBreakpoint: {
+    'zh-CN': '没有适用于该菌种、抗生素和方法的当前折点',
+    'en-US': 'No current breakpoint covers this organism group, antibiotic and method',
+  },
   noMeasure: { 'zh-CN': '请先录入 MIC 或抑菌圈直径', 'en-US': 'Enter the MIC or the zone diameter first' },
 } satisfies Record<string, Record<Locale, string>>;
 
@@ -25,20 +28,39 @@ export function interpret(method: 'mic' | 'disk', measured: number, bp: Record<s
 export async function microbiologyRoutes(app: FastifyInstance, ctx: AppContext) {
   app.post<{ Params: { id: string } }>('/api/microbiology/susceptibility/:id/interpret', async (request) => {
     const locale = request.locale;
-    const row = await runRecordCommand(ctx, request, 'susceptibilityResult', 'astInterpret', async (tx, result, actor) => {
-      const method = result.data.method as 'mic' | 'disk';
-      const measured = Number(method === 'mic' ? result.data.mic : result.data.zoneMm);
-      if (!Number.isFinite(measured) || (method === 'mic' ? result.data.mic : result.data.zoneMm) === undefined) refuse(locale, MESSAGES.noMeasure);
-      const speciesScreen = ctx.screens.byResource('bacterialSpecies');
-      const breakpoints = ctx.screens.byResource('breakpoint');
-      const species = speciesScreen && typeof result.data.species === 'number' ? await getRecord(tx, speciesScreen, actor.orgId, result.data.species) : undefined;
-      const rows: StoredRecord[] = breakpoints
-        ? (await listRecords(tx, breakpoints, actor.orgId, { page: 1, size: 1000, params: { current: 'true', method, antibiotic: String(result.data.antibiotic) } })).records
-        : [];
-      const bp = rows.find((r) => r.data.organismGroup === species?.data.organismGroup);
-      if (!bp) refuse(locale, MESSAGES.noBreakpoint, 'antibiotic');
-      return { interpretation: interpret(method, measured, bp.data), breakpointVersion: String(bp.data.tableVersion) };
-    });
+    const row = await runRecordCommand(
+      ctx,
+      request,
+      'susceptibilityResult',
+      'astInterpret',
+      async (tx, result, actor) => {
+        const method = result.data.method as 'mic' | 'disk';
+        const measured = Number(method === 'mic' ? result.data.mic : result.data.zoneMm);
+        if (!Number.isFinite(measured) || (method === 'mic' ? result.data.mic : result.data.zoneMm) === undefined)
+          refuse(locale, MESSAGES.noMeasure);
+        const speciesScreen = ctx.screens.byResource('bacterialSpecies');
+        const breakpoints = ctx.screens.byResource('breakpoint');
+        const species =
+          speciesScreen && typeof result.data.species === 'number'
+            ? await getRecord(tx, speciesScreen, actor.orgId, result.data.species)
+            : undefined;
+        const rows: StoredRecord[] = breakpoints
+          ? (
+              await listRecords(tx, breakpoints, actor.orgId, {
+                page: 1,
+                size: 1000,
+                params: { current: 'true', method, antibiotic: String(result.data.antibiotic) },
+              })
+            ).records
+          : [];
+        const bp = rows.find((r) => r.data.organismGroup === species?.data.organismGroup);
+        if (!bp) refuse(locale, MESSAGES.noBreakpoint, 'antibiotic');
+        return {
+          interpretation: interpret(method, measured, bp.data),
+          breakpointVersion: String(bp.data.tableVersion),
+        };
+      },
+    );
     return ok(present(row));
   });
 }

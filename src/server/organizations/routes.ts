@@ -48,7 +48,8 @@ export async function organizationRoutes(app: FastifyInstance, ctx: AppContext) 
     const actor = actorOf(request);
     if (!can(actor, 'organization', 'read')) throw forbidden();
     const managed = await managedOrganizations(db, actor.orgId);
-    const orgId = request.query.orgId === undefined || request.query.orgId === '' ? undefined : Number(request.query.orgId);
+    const orgId =
+      request.query.orgId === undefined || request.query.orgId === '' ? undefined : Number(request.query.orgId);
     const list = orgId === undefined ? managed : managed.filter((o) => o.id === orgId || o.parentId === orgId);
     return ok(list);
   });

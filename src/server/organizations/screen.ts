@@ -11,7 +11,18 @@ import { changeOrganization, createOrganization } from './service.js';
  * The organisation structure screen (spec 2.2 group management, 10101): the organisations the caller
  * manages as a tree, base organisation → labs → sub labs. Writes follow the spec 7.3 rules (service.ts).
  */
-const FIELDS = ['name', 'code', 'parentId', 'labType', 'usePlace', 'definitionBarcodeRule', 'address', 'contact', 'phone', 'enabled'] as const;
+const FIELDS = [
+  'name',
+  'code',
+  'parentId',
+  'labType',
+  'usePlace',
+  'definitionBarcodeRule',
+  'address',
+  'contact',
+  'phone',
+  'enabled',
+] as const;
 
 function organizationRecord(org: Organization, names: Map<number, string>): TableRecord {
   const values = Object.fromEntries(FIELDS.map((k) => [k, org[k] ?? undefined])) as RecordValues;
@@ -52,8 +63,11 @@ export async function organizationScreenRoutes(app: FastifyInstance, ctx: AppCon
   registerTableResource(app, ctx, 'organization', {
     async list(call, q) {
       const { all, names } = await managed(call.actor.orgId);
-      const has = (value: string, part: string | undefined) => !part || value.toLowerCase().includes(part.trim().toLowerCase());
-      const rows = all.filter((o) => has(o.name, q.name) && has(o.code, q.code) && (!q.labType || o.labType === q.labType));
+      const has = (value: string, part: string | undefined) =>
+        !part || value.toLowerCase().includes(part.trim().toLowerCase());
+      const rows = all.filter(
+        (o) => has(o.name, q.name) && has(o.code, q.code) && (!q.labType || o.labType === q.labType),
+      );
       return { records: rows.map((o) => organizationRecord(o, names)), total: rows.length };
     },
     async get(call, id) {

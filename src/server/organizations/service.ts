@@ -5,7 +5,13 @@ import type { Database } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { badRequest, conflict, forbidden, notFound } from '../http/envelope.js';
 import { appendLog } from '../resources/audit.js';
-import { getOrganization, insertOrganization, updateOrganization, type Organization, type OrganizationInput } from './repository.js';
+import {
+  getOrganization,
+  insertOrganization,
+  updateOrganization,
+  type Organization,
+  type OrganizationInput,
+} from './repository.js';
 
 /**
  * The rules of the group's structure (spec 1, 7.3), shared by the spec calls and the organisation
@@ -26,7 +32,12 @@ async function uniqueCode<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createOrganization(db: Database, actor: AuthUser, body: OrganizationInput, ip?: string): Promise<Organization> {
+export async function createOrganization(
+  db: Database,
+  actor: AuthUser,
+  body: OrganizationInput,
+  ip?: string,
+): Promise<Organization> {
   if ((body.labType as string) === 'base') throw badRequest('organization.oneBase');
   const parent = await getOrganization(db, body.parentId ?? -1);
   if (!parent) throw badRequest('organization.badParent');
@@ -38,7 +49,13 @@ export async function createOrganization(db: Database, actor: AuthUser, body: Or
   return uniqueCode(() =>
     db.transaction(async (tx) => {
       const created = await insertOrganization(tx, body);
-      await appendLog(tx, actor, { resource: 'organization', recordId: created.id, action: 'create', after: created, ip });
+      await appendLog(tx, actor, {
+        resource: 'organization',
+        recordId: created.id,
+        action: 'create',
+        after: created,
+        ip,
+      });
       return created;
     }),
   );
@@ -58,7 +75,14 @@ export async function changeOrganization(
   return uniqueCode(() =>
     db.transaction(async (tx) => {
       const updated = await updateOrganization(tx, org.id, changes);
-      await appendLog(tx, actor, { resource: 'organization', recordId: org.id, action: 'update', before: org, after: updated, ip });
+      await appendLog(tx, actor, {
+        resource: 'organization',
+        recordId: org.id,
+        action: 'update',
+        before: org,
+        after: updated,
+        ip,
+      });
       return updated;
     }),
   );

@@ -51,12 +51,7 @@ export class PushHub {
     if (db.kind !== 'postgres') return;
     if (!options.databaseUrl) throw new Error('PushHub on PostgreSQL needs the databaseUrl to LISTEN with');
     const log = options.log ?? { warn: (message: string) => console.warn(message) };
-    this.listener = new NotifyListener(
-      options.databaseUrl,
-      PUSH_CHANNEL,
-      (payload) => this.receive(payload),
-      log,
-    );
+    this.listener = new NotifyListener(options.databaseUrl, PUSH_CHANNEL, (payload) => this.receive(payload), log);
   }
 
   static async open(db: Database, options: PushHubOptions = {}): Promise<PushHub> {
@@ -114,8 +109,7 @@ export class PushHub {
 
   /** Tells this process's browsers it is going away, so they reconnect (to another process, or later). */
   sayGoodbye(): void {
-    for (const set of this.sockets.values())
-      for (const socket of set) socket.close(CLOSE.stopping, 'server stopping');
+    for (const set of this.sockets.values()) for (const socket of set) socket.close(CLOSE.stopping, 'server stopping');
     this.sockets.clear();
   }
 

@@ -43,10 +43,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return bearer?.slice('bearer.'.length) || undefined;
 }
 
-async function admit(
-  ctx: AppContext,
-  request: FastifyRequest<{ Params: { userId: string } }>,
-): Promise<Admission> {
+async function admit(ctx: AppContext, request: FastifyRequest<{ Params: { userId: string } }>): Promise<Admission> {
   const token = tokenOf(request);
   if (!token) return { code: CLOSE.unauthorized, reason: 'unauthorized' };
   const session = await checkToken(ctx.db, token, ctx.now(), ctx.config.idleTimeoutSeconds);

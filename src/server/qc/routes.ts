@@ -11,7 +11,10 @@ import { evaluate, zScore, type QcRule } from './westgard.js';
 
 const MESSAGES = {
   noPlan: { 'zh-CN': '质控计划不存在，无法评价', 'en-US': 'The QC plan of this result no longer exists' },
-  noTarget: { 'zh-CN': '质控品未设置有效的靶值和标准差，无法评价', 'en-US': 'The QC material has no usable target mean and SD' },
+  noTarget: {
+    'zh-CN': '质控品未设置有效的靶值和标准差，无法评价',
+    'en-US': 'The QC material has no usable target mean and SD',
+  },
   noRules: { 'zh-CN': '规则组合中没有启用的质控规则', 'en-US': 'The rule combination holds no enabled QC rule' },
 } satisfies Record<string, Record<Locale, string>>;
 
@@ -28,21 +31,32 @@ function loader(ctx: AppContext, tx: Queryable, orgId: number): Loaded {
   };
   return {
     screen,
-    record: (resource, id) => (typeof id === 'number' ? getRecord(tx, screen(resource), orgId, id) : Promise.resolve(undefined)),
+    record: (resource, id) =>
+      typeof id === 'number' ? getRecord(tx, screen(resource), orgId, id) : Promise.resolve(undefined),
   };
 }
 
 /** Earlier results of the plan (newest first) and same-run results of other levels of the same item and instrument. */
-async function neighbours(load: Loaded, tx: Queryable, orgId: number, result: StoredRecord, plan: StoredRecord, material: StoredRecord) {
+async function neighbours(
+  load: Loaded,
+  tx: Queryable,
+  orgId: number,
+  result: StoredRecord,
+  plan: StoredRecord,
+  material: StoredRecord,
+) {
   const results = load.screen('qcResult');
   const all = (params: Record<string, string>) =>
-    listRecords(tx, results, orgId, { page: 1, size: 1000, params, sort: { field: 'runAt', order: 'desc' } }).then((r) => r.records);
+    listRecords(tx, results, orgId, { page: 1, size: 1000, params, sort: { field: 'runAt', order: 'desc' } }).then(
+      (r) => r.records,
+    );
   const target = async (r: StoredRecord) => {
     const p = await load.record('qcPlan', r.data.plan);
     const m = p && (await load.record('qcMaterial', p.data.material));
     return p && m ? { plan: p, material: m } : undefined;
   };
-  const zOf = (r: StoredRecord, m: StoredRecord) => zScore(Number(r.data.value), Number(m.data.targetMean), Number(m.data.targetSd));
+  const zOf = (r: StoredRecord, m: StoredRecord) =>
+    zScore(Number(r.data.value), Number(m.data.targetMean), Number(m.data.targetSd));
   const previous = (await all({ plan: String(plan.id) }))
     .filter((r) => r.id !== result.id && String(r.data.runAt) < String(result.data.runAt))
     .map((r) => zOf(r, material));
@@ -50,7 +64,12 @@ async function neighbours(load: Loaded, tx: Queryable, orgId: number, result: St
   for (const r of await all({ runNo: String(result.data.runNo) })) {
     if (r.id === result.id || r.data.runNo !== result.data.runNo || r.data.plan === plan.id) continue;
     const other = await target(r);
-    if (other && other.plan.data.instrument === plan.data.instrument && other.material.data.itemCode === material.data.itemCode) sameRun.push(zOf(r, other.material));
+    if (
+      other &&
+      other.plan.data.instrument === plan.data.instrument &&
+      other.material.data.itemCode === material.data.itemCode
+    )
+      sameRun.push(zOf(r, other.material));
   }
   return { previous, sameRun };
 }

@@ -24,7 +24,8 @@ export interface QcPoint {
 
 export type QcStatus = 'accept' | 'warning' | 'reject';
 
-const beyondSameSide = (values: number[], limit: number) => values.every((v) => v > limit) || values.every((v) => v < -limit);
+const beyondSameSide = (values: number[], limit: number) =>
+  values.every((v) => v > limit) || values.every((v) => v < -limit);
 
 function broken(rule: QcRule, point: QcPoint): boolean {
   const limit = rule.sdLimit ?? 0;

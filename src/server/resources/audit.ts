@@ -14,7 +14,11 @@ export interface AuditEntry {
  * Appends to the operation log (domain notes: who, when, from where, before and after, for every
  * write). Called inside the write's own transaction, so a write and its log entry stand or fall together.
  */
-export async function appendLog(db: Queryable, actor: Pick<AuthUser, 'id' | 'userAccount' | 'orgId'>, entry: AuditEntry): Promise<void> {
+export async function appendLog(
+  db: Queryable,
+  actor: Pick<AuthUser, 'id' | 'userAccount' | 'orgId'>,
+  entry: AuditEntry,
+): Promise<void> {
   await db.query(
     `insert into operation_log (user_id, user_account, org_id, resource, record_id, action, before, after, ip)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

@@ -15,7 +15,8 @@ import { hooksOf } from './hooks.js';
 
 const YES = { 'zh-CN': '是', 'en-US': 'Yes' };
 const NO = { 'zh-CN': '否', 'en-US': 'No' };
-const rowLabel = (n: number, locale: Locale, message: string) => (locale === 'zh-CN' ? `第${n}行：${message}` : `Row ${n}: ${message}`);
+const rowLabel = (n: number, locale: Locale, message: string) =>
+  locale === 'zh-CN' ? `第${n}行：${message}` : `Row ${n}: ${message}`;
 
 /** A value as the list shows it: option and reference labels, yes / no, numbers as numbers. */
 export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): ExcelJS.CellValue {
@@ -48,7 +49,11 @@ export async function exportWorkbook(screen: ScreenSchema, records: ApiRecord[],
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(screen.title[locale].slice(0, 31));
   const columns = listColumns(screen);
-  sheet.columns = columns.map((f) => ({ header: f.label[locale], key: f.key, width: Math.max(10, (f.label[locale].length + 2) * 2) }));
+  sheet.columns = columns.map((f) => ({
+    header: f.label[locale],
+    key: f.key,
+    width: Math.max(10, (f.label[locale].length + 2) * 2),
+  }));
   sheet.getRow(1).font = { bold: true };
   for (const record of records) sheet.addRow(columns.map((f) => cellValue(f, record, locale)));
   return Buffer.from(await workbook.xlsx.writeBuffer());
@@ -72,16 +77,32 @@ function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string,
     case 'money':
       return Number.isFinite(Number(raw)) ? Number(raw) : raw;
     case 'boolean':
-      return ['是', 'yes', 'true', '1', 'y'].includes(raw.toLowerCase()) ? true : ['否', 'no', 'false', '0', 'n'].includes(raw.toLowerCase()) ? false : raw;
+      return ['是', 'yes', 'true', '1', 'y'].includes(raw.toLowerCase())
+        ? true
+        : ['否', 'no', 'false', '0', 'n'].includes(raw.toLowerCase())
+          ? false
+          : raw;
     case 'enum': {
       // A dictionary's entries come in as labels (as exported) or codes; refIds maps label → code here.
-      const one = (s: string) => field.options?.find((o) => o.label['zh-CN'] === s || o.label['en-US'] === s || String(o.value) === s)?.value ?? refIds.get(s) ?? s;
-      return field.multiple ? raw.split(/[、,，]/).map((s) => one(s.trim())).filter((s) => s !== '') : one(raw);
+      const one = (s: string) =>
+        field.options?.find((o) => o.label['zh-CN'] === s || o.label['en-US'] === s || String(o.value) === s)?.value ??
+        refIds.get(s) ??
+        s;
+      return field.multiple
+        ? raw
+            .split(/[、,，]/)
+            .map((s) => one(s.trim()))
+            .filter((s) => s !== '')
+        : one(raw);
     }
     case 'reference':
     case 'tree': {
       const multiple = field.type === 'reference' ? field.reference?.multiple : field.tree?.multiple;
-      const ids = raw.split(/[、,，]/).map((s) => s.trim()).filter(Boolean).map((s) => refIds.get(s) ?? (Number.isInteger(Number(s)) ? Number(s) : s));
+      const ids = raw
+        .split(/[、,，]/)
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((s) => refIds.get(s) ?? (Number.isInteger(Number(s)) ? Number(s) : s));
       return multiple ? ids : ids[0];
     }
     case 'dateRange':
@@ -98,11 +119,18 @@ function parseCell(field: FieldDef, cell: ExcelJS.CellValue, refIds: Map<string,
 }
 
 /** Titles of the records a reference may point to, so a sheet can name them instead of giving ids. */
-async function referenceTitles(db: Queryable, screen: ScreenSchema, orgId: number): Promise<Map<string, Map<string, number | string>>> {
+async function referenceTitles(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+): Promise<Map<string, Map<string, number | string>>> {
   const out = new Map<string, Map<string, number | string>>();
   for (const field of screen.fields) {
     if (field.type === 'enum' && field.dictionary) {
-      out.set(field.key, new Map([...(await dictionaryEntries(db, orgId, field.dictionary))].map(([value, label]) => [label, value])));
+      out.set(
+        field.key,
+        new Map([...(await dictionaryEntries(db, orgId, field.dictionary))].map(([value, label]) => [label, value])),
+      );
     }
     const ref = field.type === 'reference' ? field.reference : field.type === 'tree' ? field.tree : undefined;
     if (!ref) continue;
@@ -122,13 +150,24 @@ export interface ImportRow {
 }
 
 const notExcel = (locale: Locale) =>
-  new InvalidRecord([{ field: '', message: locale === 'zh-CN' ? '文件不是有效的 Excel (.xlsx) 文件' : 'The file is not a valid Excel (.xlsx) file' }]);
+  new InvalidRecord([
+    {
+      field: '',
+      message: locale === 'zh-CN' ? '文件不是有效的 Excel (.xlsx) 文件' : 'The file is not a valid Excel (.xlsx) file',
+    },
+  ]);
 
 /**
  * The rows of a sheet whose first row names the columns (labels in either language, or field keys),
  * each cell read as its field's value; empty rows are left out.
  */
-export async function readSheet(db: Queryable, screen: ScreenSchema, orgId: number, buffer: Buffer, locale: Locale): Promise<ImportRow[]> {
+export async function readSheet(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  buffer: Buffer,
+  locale: Locale,
+): Promise<ImportRow[]> {
   const workbook = new ExcelJS.Workbook();
   try {
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
@@ -138,7 +177,8 @@ export async function readSheet(db: Queryable, screen: ScreenSchema, orgId: numb
   const sheet = workbook.worksheets[0];
   if (!sheet) return [];
   const byHeader = new Map<string, FieldDef>();
-  for (const f of formFields(screen)) for (const name of [f.key, f.label['zh-CN'], f.label['en-US']]) byHeader.set(name, f);
+  for (const f of formFields(screen))
+    for (const name of [f.key, f.label['zh-CN'], f.label['en-US']]) byHeader.set(name, f);
   const columns = new Map<number, FieldDef>();
   sheet.getRow(1).eachCell((cell, col) => {
     const field = byHeader.get(text(cell.value));
@@ -175,7 +215,8 @@ export async function importRows(
   const seen = new Map<string, Map<string, number>>();
   for (const { row: n, body } of rows) {
     const data = writableData(screen, body);
-    for (const e of await checkWrite(db, screen, actor.orgId, data, 0, locale)) errors.push({ field: e.field, message: rowLabel(n, locale, e.message) });
+    for (const e of await checkWrite(db, screen, actor.orgId, data, 0, locale))
+      errors.push({ field: e.field, message: rowLabel(n, locale, e.message) });
     for (const field of screen.fields.filter((f) => f.unique && !isEmpty(data[f.key]))) {
       const values = seen.get(field.key) ?? new Map<string, number>();
       const value = String(data[field.key]);
@@ -196,12 +237,20 @@ export async function importRows(
     // A rule of the resource refuses the whole file, naming the row (rows before it are in the same transaction).
     const stored = hooks?.beforeWrite
       ? await hooks.beforeWrite(write, data).catch((e: unknown) => {
-          throw e instanceof InvalidRecord ? new InvalidRecord(e.errors.map((x) => ({ ...x, message: rowLabel(row, locale, x.message) }))) : e;
+          throw e instanceof InvalidRecord
+            ? new InvalidRecord(e.errors.map((x) => ({ ...x, message: rowLabel(row, locale, x.message) })))
+            : e;
         })
       : data;
     const inserted = await insertRecord(db, screen, actor.orgId, stored, actor.id);
     await hooks?.afterWrite?.(write, inserted);
-    await appendLog(db, actor, { resource: screen.resource.name, recordId: inserted.id, action: 'import', after: inserted.data, ip });
+    await appendLog(db, actor, {
+      resource: screen.resource.name,
+      recordId: inserted.id,
+      action: 'import',
+      after: inserted.data,
+      ip,
+    });
     created.push(inserted);
   }
   return created;

@@ -35,13 +35,23 @@ export interface PublicStore {
   /** The base organisation's records: all of them, or the chosen ones. */
   sources(db: Queryable, ids?: number[]): Promise<PublicSource[]>;
   /** The base organisation's records a lab is offered for import: one page, filtered like the screen's list. */
-  offered(db: Queryable, query: Record<string, string | undefined>, page: { page: number; size: number }): Promise<{ records: unknown[]; total: number }>;
+  offered(
+    db: Queryable,
+    query: Record<string, string | undefined>,
+    page: { page: number; size: number },
+  ): Promise<{ records: unknown[]; total: number }>;
   /** The lab's copy of a source, when it holds one. */
   copyOf(db: Queryable, orgId: number, sourceId: number): Promise<number | undefined>;
   /** What would stop the source from being written as the lab's record (copyId 0: a new copy). */
   check(db: Queryable, orgId: number, source: PublicSource, copyId: number, locale: Locale): Promise<FieldError[]>;
   /** Writes the copies: existing ones take their source again, new ones are added (syncFlag 1 each). */
-  write(db: Queryable, orgId: number, userId: number | null, refresh: { copyId: number; source: PublicSource }[], fresh: PublicSource[]): Promise<void>;
+  write(
+    db: Queryable,
+    orgId: number,
+    userId: number | null,
+    refresh: { copyId: number; source: PublicSource }[],
+    fresh: PublicSource[],
+  ): Promise<void>;
   /** The sources of the lab's copies among ids whose update waits (syncFlag 2). */
   waiting(db: Queryable, orgId: number, ids: number[]): Promise<number[]>;
   /** Every lab's copy of the source learns that an update waits. */
@@ -61,7 +71,13 @@ async function baseRecords(db: Queryable, screen: ScreenSchema, ids?: number[]):
  * New copies of base records in a lab, each remembering its source (syncFlag 1), in one statement.
  * Answers the copies in the order of the sources.
  */
-export async function insertCopies(db: Queryable, screen: ScreenSchema, orgId: number, sourceIds: number[], userId: number | null) {
+export async function insertCopies(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  sourceIds: number[],
+  userId: number | null,
+) {
   if (sourceIds.length === 0) return [];
   return db.query<{ id: number; data: Record<string, unknown> }>(
     `insert into resource_record (resource, org_id, data, sync_flag, source_org_id, source_id, created_by, updated_by)
@@ -77,7 +93,12 @@ export async function insertCopies(db: Queryable, screen: ScreenSchema, orgId: n
  * referenced record, the reference is pointed at that copy instead (an element at the lab's own form
  * page, a data source under the lab's own parent), so the lab's data hangs together as it does at the base.
  */
-export async function repointReferences(db: Queryable, screen: ScreenSchema, orgId: number, copyIds: number[]): Promise<void> {
+export async function repointReferences(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  copyIds: number[],
+): Promise<void> {
   if (copyIds.length === 0) return;
   for (const field of screen.fields) {
     const ref = field.type === 'reference' ? field.reference : field.type === 'tree' ? field.tree : undefined;
@@ -90,7 +111,9 @@ export async function repointReferences(db: Queryable, screen: ScreenSchema, org
             left join resource_record m on m.resource = $2 and m.org_id = $3 and m.source_org_id = ${BASE_ORG_ID} and m.source_id = x.e::int)`
       : `coalesce((select to_jsonb(m.id) from resource_record m
             where m.resource = $2 and m.org_id = $3 and m.source_org_id = ${BASE_ORG_ID} and m.source_id = (c.data->>'${key}')::int), c.data->'${key}')`;
-    const holds = ref.multiple ? `jsonb_typeof(c.data->'${key}') = 'array'` : `jsonb_typeof(c.data->'${key}') = 'number'`;
+    const holds = ref.multiple
+      ? `jsonb_typeof(c.data->'${key}') = 'array'`
+      : `jsonb_typeof(c.data->'${key}') = 'number'`;
     await db.query(
       `update resource_record c set data = jsonb_set(c.data, '{${key}}', ${mapped})
         where c.resource = $1 and c.org_id = $3 and c.id = any($4::int[]) and ${holds}`,
@@ -106,23 +129,36 @@ function recordStore(screen: ScreenSchema): PublicStore {
     logResource: name,
     sources: (db, ids) => baseRecords(db, screen, ids),
     async offered(db, query, page) {
-      const found = await listRecords(db, screen, BASE_ORG_ID, { ...page, sort: screen.list?.defaultSort, params: query });
+      const found = await listRecords(db, screen, BASE_ORG_ID, {
+        ...page,
+        sort: screen.list?.defaultSort,
+        params: query,
+      });
       return { records: found.records.map(present), total: found.total };
     },
     async copyOf(db, orgId, sourceId) {
-      const rows = await db.query<{ id: number }>('select id from resource_record where resource = $1 and org_id = $2 and source_id = $3', [name, orgId, sourceId]);
+      const rows = await db.query<{ id: number }>(
+        'select id from resource_record where resource = $1 and org_id = $2 and source_id = $3',
+        [name, orgId, sourceId],
+      );
       return rows[0]?.id;
     },
-    check: (db, orgId, source, copyId, locale) => checkWrite(db, { ...screen, resource: { ...screen.resource, scope: 'org' } }, orgId, source.data, copyId, locale),
+    check: (db, orgId, source, copyId, locale) =>
+      checkWrite(db, { ...screen, resource: { ...screen.resource, scope: 'org' } }, orgId, source.data, copyId, locale),
     async write(db, orgId, userId, refresh, fresh) {
       for (const { copyId, source } of refresh) {
-        await db.query('update resource_record set data = $2, sync_flag = 1, version = version + 1, updated_by = $3, updated_at = now() where id = $1', [
-          copyId,
-          JSON.stringify(source.data),
-          userId,
-        ]);
+        await db.query(
+          'update resource_record set data = $2, sync_flag = 1, version = version + 1, updated_by = $3, updated_at = now() where id = $1',
+          [copyId, JSON.stringify(source.data), userId],
+        );
       }
-      const inserted = await insertCopies(db, screen, orgId, fresh.map((s) => s.id), userId);
+      const inserted = await insertCopies(
+        db,
+        screen,
+        orgId,
+        fresh.map((s) => s.id),
+        userId,
+      );
       await repointReferences(db, screen, orgId, [...refresh.map((r) => r.copyId), ...inserted.map((c) => c.id)]);
     },
     async waiting(db, orgId, ids) {
@@ -134,7 +170,10 @@ function recordStore(screen: ScreenSchema): PublicStore {
       return rows.map((r) => r.sourceId);
     },
     async flag(db, sourceId) {
-      await db.query('update resource_record set sync_flag = 2 where resource = $1 and source_id = $2 and source_org_id = $3', [name, sourceId, BASE_ORG_ID]);
+      await db.query(
+        'update resource_record set sync_flag = 2 where resource = $1 and source_id = $2 and source_org_id = $3',
+        [name, sourceId, BASE_ORG_ID],
+      );
     },
   };
 }
@@ -149,13 +188,21 @@ export function usePublicStore(ctx: AppContext, resource: string, store: PublicS
   ownStores.set(ctx, stores);
 }
 
-const storeOf = (ctx: AppContext, screen: ScreenSchema): PublicStore => ownStores.get(ctx)?.get(screen.resource.name) ?? recordStore(screen);
+const storeOf = (ctx: AppContext, screen: ScreenSchema): PublicStore =>
+  ownStores.get(ctx)?.get(screen.resource.name) ?? recordStore(screen);
 
 /**
  * Puts (or refreshes) a lab's copy of each source record; refuses the lot when a copy would break a rule,
  * naming the laboratory: a record the lab keeps under the same unique code is never duplicated silently.
  */
-async function copyInto(db: Queryable, store: PublicStore, actor: AuthUser, orgId: number, sources: PublicSource[], request: FastifyRequest) {
+async function copyInto(
+  db: Queryable,
+  store: PublicStore,
+  actor: AuthUser,
+  orgId: number,
+  sources: PublicSource[],
+  request: FastifyRequest,
+) {
   const errors: { field: string; message: string }[] = [];
   const lab = (await getOrganization(db, orgId))?.name ?? String(orgId);
   const refresh: { copyId: number; source: PublicSource }[] = [];
@@ -164,7 +211,12 @@ async function copyInto(db: Queryable, store: PublicStore, actor: AuthUser, orgI
     const copyId = (await store.copyOf(db, orgId, source.id)) ?? 0;
     const problems = await store.check(db, orgId, source, copyId, request.locale);
     if (problems.length > 0) {
-      errors.push(...problems.map((p) => ({ field: p.field, message: t('publicData.labRefuses', request.locale, { lab, message: p.message }) })));
+      errors.push(
+        ...problems.map((p) => ({
+          field: p.field,
+          message: t('publicData.labRefuses', request.locale, { lab, message: p.message }),
+        })),
+      );
       continue;
     }
     if (copyId) refresh.push({ copyId, source });
@@ -172,7 +224,13 @@ async function copyInto(db: Queryable, store: PublicStore, actor: AuthUser, orgI
   }
   if (errors.length > 0) throw new InvalidRecord(errors);
   await store.write(db, orgId, actor.id, refresh, fresh);
-  await appendLog(db, actor, { resource: store.logResource, recordId: null, action: 'publicData', after: { orgId, sourceIds: sources.map((s) => s.id) }, ip: request.ip });
+  await appendLog(db, actor, {
+    resource: store.logResource,
+    recordId: null,
+    action: 'publicData',
+    after: { orgId, sourceIds: sources.map((s) => s.id) },
+    ip: request.ip,
+  });
   return sources.length;
 }
 
@@ -201,31 +259,37 @@ export async function publicDataRoutes(app: FastifyInstance, ctx: AppContext) {
   }
 
   /** The base organisation's records, offered to a lab for import. */
-  app.get<{ Params: Params; Querystring: Record<string, string> }>('/api/resources/:resource/public', async (request) => {
-    const { store } = await guard(request);
-    const q = request.query;
-    // page, size and sort are the list's own parameters, never filters of a field of that name.
-    const filters = Object.fromEntries(Object.entries(q).filter(([key]) => !['page', 'size', 'sort'].includes(key)));
-    return ok(await store.offered(db, filters, { page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }));
-  });
+  app.get<{ Params: Params; Querystring: Record<string, string> }>(
+    '/api/resources/:resource/public',
+    async (request) => {
+      const { store } = await guard(request);
+      const q = request.query;
+      // page, size and sort are the list's own parameters, never filters of a field of that name.
+      const filters = Object.fromEntries(Object.entries(q).filter(([key]) => !['page', 'size', 'sort'].includes(key)));
+      return ok(await store.offered(db, filters, { page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }));
+    },
+  );
 
-  app.post<{ Params: Params; Body: { ids?: unknown; orgIds?: unknown } }>('/api/resources/:resource/distribute', async (request) => {
-    const { actor, store } = await guard(request);
-    if (actor.orgId !== BASE_ORG_ID) throw forbidden();
-    const targets = ids(request.body?.orgIds).filter((id) => id !== BASE_ORG_ID);
-    if (targets.length === 0) throw badRequest('publicData.noLab');
-    const sources = await store.sources(db, ids(request.body?.ids));
-    if (sources.length === 0) throw badRequest('publicData.noRows');
-    const copied = await db.transaction(async (tx) => {
-      let n = 0;
-      for (const orgId of targets) {
-        if (!(await getOrganization(tx, orgId))) throw notFound();
-        n += await copyInto(tx, store, actor, orgId, sources, request);
-      }
-      return n;
-    });
-    return ok({ copied });
-  });
+  app.post<{ Params: Params; Body: { ids?: unknown; orgIds?: unknown } }>(
+    '/api/resources/:resource/distribute',
+    async (request) => {
+      const { actor, store } = await guard(request);
+      if (actor.orgId !== BASE_ORG_ID) throw forbidden();
+      const targets = ids(request.body?.orgIds).filter((id) => id !== BASE_ORG_ID);
+      if (targets.length === 0) throw badRequest('publicData.noLab');
+      const sources = await store.sources(db, ids(request.body?.ids));
+      if (sources.length === 0) throw badRequest('publicData.noRows');
+      const copied = await db.transaction(async (tx) => {
+        let n = 0;
+        for (const orgId of targets) {
+          if (!(await getOrganization(tx, orgId))) throw notFound();
+          n += await copyInto(tx, store, actor, orgId, sources, request);
+        }
+        return n;
+      });
+      return ok({ copied });
+    },
+  );
 
   app.post<{ Params: Params }>('/api/resources/:resource/sync', async (request) => {
     const { actor, store, org } = await guard(request);

@@ -47,8 +47,7 @@ export interface PublicDataCalls {
 
 export function registerPublicDataCalls(app: FastifyInstance, ctx: AppContext, calls: PublicDataCalls) {
   const base = `/api/resources/${calls.resource}`;
-  const answer = (reply: FastifyReply, body: unknown) =>
-    calls.workflowEnvelope ? code20000(reply, body) : body;
+  const answer = (reply: FastifyReply, body: unknown) => (calls.workflowEnvelope ? code20000(reply, body) : body);
   const take = (request: FastifyRequest, reply: FastifyReply, path: string, body: object) =>
     forward(request, reply, 'POST', `${base}/${path}`, body).then((result) => answer(reply, result));
 
@@ -56,8 +55,7 @@ export function registerPublicDataCalls(app: FastifyInstance, ctx: AppContext, c
     app.post(calls.sync, async (request, reply) => {
       const { ids, syncFlag } = input(request);
       const org = await getOrganization(ctx.db, actorOf(request).orgId);
-      const path =
-        Number(syncFlag) === 2 ? 'confirmUpdate' : org?.labType === 'main' ? 'sync' : 'importPublic';
+      const path = Number(syncFlag) === 2 ? 'confirmUpdate' : org?.labType === 'main' ? 'sync' : 'importPublic';
       return take(request, reply, path, { ids: idList(ids) });
     });
   }

@@ -79,7 +79,10 @@ function filterClauses(screen: ScreenSchema, params: ListQuery['params'], values
     }
     if (value === undefined || value === '') continue;
     if (mode === 'contains') clauses.push(`${fieldSql(field)} ilike '%' || ${add(escapeLike(value))} || '%'`);
-    else if ((field.type === 'reference' && field.reference?.multiple) || (field.type === 'tree' && field.tree?.multiple)) {
+    else if (
+      (field.type === 'reference' && field.reference?.multiple) ||
+      (field.type === 'tree' && field.tree?.multiple)
+    ) {
       clauses.push(`data->'${field.key}' @> ${add(JSON.stringify([Number(value)]))}::jsonb`);
     } else if (field.type === 'boolean') clauses.push(`${fieldSql(field)} = ${add(value === 'true' || value === '1')}`);
     else clauses.push(`${fieldSql(field)} = ${add(value)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
@@ -106,14 +109,22 @@ export async function listRecords(
   if (records.length > 0 && records.length < q.size) return { records, total: offset + records.length };
   if (records.length === 0 && offset === 0) return { records, total: 0 };
   const cap = q.countUpTo;
-  const matching = cap === undefined ? `select 1 from resource_record where ${where}` : `select 1 from resource_record where ${where} limit ${cap + 1}`;
+  const matching =
+    cap === undefined
+      ? `select 1 from resource_record where ${where}`
+      : `select 1 from resource_record where ${where} limit ${cap + 1}`;
   const n = (await one<{ n: number }>(db, `select count(*)::int as n from (${matching}) m`, values))?.n ?? 0;
   if (cap === undefined || n <= cap) return { records, total: n };
   // A full page may have more behind it: the total lets the pager offer the next one.
   return { records, total: Math.max(cap, offset + records.length + (records.length === q.size ? 1 : 0)), more: true };
 }
 
-export function getRecord(db: Queryable, screen: ScreenSchema, orgId: number, id: number): Promise<StoredRecord | undefined> {
+export function getRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+): Promise<StoredRecord | undefined> {
   return one<StoredRecord>(
     db,
     `select ${COLUMNS} from resource_record where resource = $1 and org_id = $2 and id = $3`,
@@ -154,7 +165,12 @@ export function updateRecord(
   );
 }
 
-export async function deleteRecord(db: Queryable, screen: ScreenSchema, orgId: number, id: number): Promise<StoredRecord | undefined> {
+export async function deleteRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+): Promise<StoredRecord | undefined> {
   return one<StoredRecord>(
     db,
     `delete from resource_record where resource = $1 and org_id = $2 and id = $3 returning ${COLUMNS}`,
@@ -227,7 +243,8 @@ function hasTrigrams(db: Queryable): Promise<boolean> {
  */
 export async function ensureIndexes(db: Queryable, screen: ScreenSchema): Promise<void> {
   const resource = screen.resource.name;
-  const name = (field: FieldDef, suffix = '') => `rr_${resource}_${field.key}`.toLowerCase().slice(0, 63 - suffix.length) + suffix;
+  const name = (field: FieldDef, suffix = '') =>
+    `rr_${resource}_${field.key}`.toLowerCase().slice(0, 63 - suffix.length) + suffix;
   const partial = `where resource = '${resource}'`;
   const sortField = screen.list?.defaultSort?.field;
   for (const field of screen.fields) {
@@ -235,8 +252,13 @@ export async function ensureIndexes(db: Queryable, screen: ScreenSchema): Promis
     if (!field.index && !sorted) continue;
     const value = fieldSql(field);
     await db.query(`create index if not exists ${name(field)} on resource_record (org_id, (${value})) ${partial}`);
-    if (sorted || field.sortable) await db.query(`create index if not exists ${name(field, '_d')} on resource_record (org_id, (${value}) nulls first, id) ${partial}`);
+    if (sorted || field.sortable)
+      await db.query(
+        `create index if not exists ${name(field, '_d')} on resource_record (org_id, (${value}) nulls first, id) ${partial}`,
+      );
     if (field.index && filterMode(field) === 'contains' && (await hasTrigrams(db)))
-      await db.query(`create index if not exists ${name(field, '_t')} on resource_record using gin ((${value}) gin_trgm_ops) ${partial}`);
+      await db.query(
+        `create index if not exists ${name(field, '_t')} on resource_record using gin ((${value}) gin_trgm_ops) ${partial}`,
+      );
   }
 }

@@ -10,7 +10,15 @@ import { conflict, forbidden, InvalidRecord, notFound, ok } from '../http/envelo
 import { actorOf, intParam } from '../http/request.js';
 import { appendLog, listLog } from './audit.js';
 import { BASE_ORG_ID, hasRole } from '../../shared/access/can.js';
-import { deleteRecord, getRecord, insertRecord, listRecords, scopeOrg, updateRecord, type ListQuery } from './repository.js';
+import {
+  deleteRecord,
+  getRecord,
+  insertRecord,
+  listRecords,
+  scopeOrg,
+  updateRecord,
+  type ListQuery,
+} from './repository.js';
 import { checkWrite, present, withLabels, writableData } from './service.js';
 import { exportWorkbook, importWorkbook } from './excel.js';
 import { flagCopies, publicDataRoutes } from './publicData.js';
@@ -62,7 +70,10 @@ export async function resourceRoutes(app: FastifyInstance, ctx: AppContext) {
   await publicDataRoutes(app, ctx);
   followScreens(app, ctx);
 
-  function screenFor(request: FastifyRequest<{ Params: Params }>, action: ScreenAction): { screen: ScreenSchema; actor: AuthUser } {
+  function screenFor(
+    request: FastifyRequest<{ Params: Params }>,
+    action: ScreenAction,
+  ): { screen: ScreenSchema; actor: AuthUser } {
     const actor = actorOf(request);
     const screen = ctx.screens.byResource(request.params.resource);
     if (!screen) throw notFound();
@@ -89,7 +100,10 @@ export async function resourceRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get<{ Params: Params; Querystring: Record<string, string> }>('/api/resources/:resource', async (request) => {
     const { screen, actor } = screenFor(request, 'read');
     const orgId = readOrg(request, screen, actor);
-    const { records, total, more } = await listRecords(db, screen, orgId, { ...listQuery(screen, request.query), countUpTo: ctx.config.listCountCap });
+    const { records, total, more } = await listRecords(db, screen, orgId, {
+      ...listQuery(screen, request.query),
+      countUpTo: ctx.config.listCountCap,
+    });
     return ok({ records: await withLabels(db, screen, orgId, records.map(present)), total, ...(more && { more }) });
   });
 
@@ -114,37 +128,53 @@ export async function resourceRoutes(app: FastifyInstance, ctx: AppContext) {
       const stored = hooks?.beforeWrite ? await hooks.beforeWrite(write, data) : data;
       const row = await insertRecord(tx, screen, actor.orgId, stored, actor.id);
       await hooks?.afterWrite?.(write, row);
-      await appendLog(tx, actor, { resource: screen.resource.name, recordId: row.id, action: 'create', after: row.data, ip: request.ip });
+      await appendLog(tx, actor, {
+        resource: screen.resource.name,
+        recordId: row.id,
+        action: 'create',
+        after: row.data,
+        ip: request.ip,
+      });
       return row;
     });
     return ok(present(created));
   });
 
-  app.put<{ Params: Params; Body: RecordValues & { version?: number } }>('/api/resources/:resource/:id', async (request) => {
-    const { screen, actor } = screenFor(request, 'update');
-    await checkLabType(screen, actor);
-    const body = request.body ?? {};
-    const updated = await db.transaction(async (tx) => {
-      await lockScope(tx, screen, actor.orgId);
-      const current = await getRecord(tx, screen, actor.orgId, idOf(request));
-      if (!current) throw notFound();
-      // The version the user edited must still be the stored one: nobody's change is overwritten.
-      if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
-      const data = writableData(screen, body, current.data);
-      const errors = await checkWrite(tx, screen, actor.orgId, data, current.id, request.locale);
-      if (errors.length > 0) throw new InvalidRecord(errors);
-      const hooks = hooksOf(screen.resource.name);
-      const write = { tx, screen, actor, locale: request.locale, ip: request.ip, current };
-      const stored = hooks?.beforeWrite ? await hooks.beforeWrite(write, data) : data;
-      const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, stored, actor.id);
-      if (!row) throw conflict();
-      await hooks?.afterWrite?.(write, row);
-      await appendLog(tx, actor, { resource: screen.resource.name, recordId: row.id, action: 'update', before: current.data, after: row.data, ip: request.ip });
-      if (row.orgId === BASE_ORG_ID) await flagCopies(tx, screen, row.id);
-      return row;
-    });
-    return ok(present(updated));
-  });
+  app.put<{ Params: Params; Body: RecordValues & { version?: number } }>(
+    '/api/resources/:resource/:id',
+    async (request) => {
+      const { screen, actor } = screenFor(request, 'update');
+      await checkLabType(screen, actor);
+      const body = request.body ?? {};
+      const updated = await db.transaction(async (tx) => {
+        await lockScope(tx, screen, actor.orgId);
+        const current = await getRecord(tx, screen, actor.orgId, idOf(request));
+        if (!current) throw notFound();
+        // The version the user edited must still be the stored one: nobody's change is overwritten.
+        if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+        const data = writableData(screen, body, current.data);
+        const errors = await checkWrite(tx, screen, actor.orgId, data, current.id, request.locale);
+        if (errors.length > 0) throw new InvalidRecord(errors);
+        const hooks = hooksOf(screen.resource.name);
+        const write = { tx, screen, actor, locale: request.locale, ip: request.ip, current };
+        const stored = hooks?.beforeWrite ? await hooks.beforeWrite(write, data) : data;
+        const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, stored, actor.id);
+        if (!row) throw conflict();
+        await hooks?.afterWrite?.(write, row);
+        await appendLog(tx, actor, {
+          resource: screen.resource.name,
+          recordId: row.id,
+          action: 'update',
+          before: current.data,
+          after: row.data,
+          ip: request.ip,
+        });
+        if (row.orgId === BASE_ORG_ID) await flagCopies(tx, screen, row.id);
+        return row;
+      });
+      return ok(present(updated));
+    },
+  );
 
   const remove = async (request: FastifyRequest<{ Params: Params }>, ids: number[]) => {
     const { screen, actor } = screenFor(request, 'delete');
@@ -161,40 +191,60 @@ export async function resourceRoutes(app: FastifyInstance, ctx: AppContext) {
         }
         const row = await deleteRecord(tx, screen, actor.orgId, id);
         if (!row) throw notFound();
-        await appendLog(tx, actor, { resource: screen.resource.name, recordId: id, action: 'delete', before: row.data, ip: request.ip });
+        await appendLog(tx, actor, {
+          resource: screen.resource.name,
+          recordId: id,
+          action: 'delete',
+          before: row.data,
+          ip: request.ip,
+        });
         removed.push(id);
       }
       return removed;
     });
   };
 
-  app.delete<{ Params: Params }>('/api/resources/:resource/:id', async (request) => ok(await remove(request, [idOf(request)])));
+  app.delete<{ Params: Params }>('/api/resources/:resource/:id', async (request) =>
+    ok(await remove(request, [idOf(request)])),
+  );
 
   app.post<{ Params: Params; Body: { ids?: unknown } }>('/api/resources/:resource/batchDelete', async (request) => {
-    const ids = Array.isArray(request.body?.ids) ? request.body.ids.map(Number).filter((n) => Number.isInteger(n) && n > 0) : [];
+    const ids = Array.isArray(request.body?.ids)
+      ? request.body.ids.map(Number).filter((n) => Number.isInteger(n) && n > 0)
+      : [];
     return ok(await remove(request, ids));
   });
 
-  app.get<{ Params: Params; Querystring: Record<string, string> }>('/api/resources/:resource/export.xlsx', async (request, reply) => {
-    const { screen, actor } = screenFor(request, 'export');
-    const orgId = readOrg(request, screen, actor);
-    const query = { ...listQuery(screen, request.query), page: 1, size: 100_000 };
-    const { records } = await listRecords(db, screen, orgId, query);
-    const rows = await withLabels(db, screen, orgId, records.map(present));
-    const buffer = await exportWorkbook(screen, rows, request.locale);
-    const name = encodeURIComponent(`${screen.title[request.locale]}.xlsx`);
-    return reply
-      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('Content-Disposition', `attachment; filename*=UTF-8''${name}`)
-      .send(buffer);
-  });
+  app.get<{ Params: Params; Querystring: Record<string, string> }>(
+    '/api/resources/:resource/export.xlsx',
+    async (request, reply) => {
+      const { screen, actor } = screenFor(request, 'export');
+      const orgId = readOrg(request, screen, actor);
+      const query = { ...listQuery(screen, request.query), page: 1, size: 100_000 };
+      const { records } = await listRecords(db, screen, orgId, query);
+      const rows = await withLabels(db, screen, orgId, records.map(present));
+      const buffer = await exportWorkbook(screen, rows, request.locale);
+      const name = encodeURIComponent(`${screen.title[request.locale]}.xlsx`);
+      return reply
+        .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('Content-Disposition', `attachment; filename*=UTF-8''${name}`)
+        .send(buffer);
+    },
+  );
 
   /** Spec 7.7 operation log: who did what, when, from where, before and after (administrators). */
   app.get<{ Querystring: Record<string, string | undefined> }>('/api/log/getLogList', async (request) => {
     const actor = actorOf(request);
     if (!hasRole(actor, ['admin'])) throw forbidden();
     const q = request.query;
-    return ok(await listLog(db, actor.orgId, { resource: q.resource, userAccount: q.userAccount, page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }));
+    return ok(
+      await listLog(db, actor.orgId, {
+        resource: q.resource,
+        userAccount: q.userAccount,
+        page: intParam(q.page, 1),
+        size: intParam(q.size, 50, 500),
+      }),
+    );
   });
 
   app.addContentTypeParser(

@@ -38,19 +38,30 @@ const refOf = (f: FieldDef) =>
       ? { resource: f.tree.resource, labelField: f.tree.labelField ?? 'name' }
       : undefined;
 
-const idsIn = (value: unknown): number[] => (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === 'number');
+const idsIn = (value: unknown): number[] =>
+  (Array.isArray(value) ? value : [value]).filter((v): v is number => typeof v === 'number');
 
 /** Adds `labels` for reference and tree fields: one query per field for the whole page. */
-export async function withLabels(db: Queryable, screen: ScreenSchema, orgId: number, records: ApiRecord[]): Promise<ApiRecord[]> {
+export async function withLabels(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  records: ApiRecord[],
+): Promise<ApiRecord[]> {
   for (const field of screen.fields) {
-    if (field.type === 'enum' && field.dictionary) await withDictionaryLabels(db, field, field.dictionary, orgId, records);
+    if (field.type === 'enum' && field.dictionary)
+      await withDictionaryLabels(db, field, field.dictionary, orgId, records);
     const ref = refOf(field);
     if (!ref) continue;
-    const titles = await titlesOf(db, ref.resource, ref.labelField, orgId, [...new Set(records.flatMap((r) => idsIn(r[field.key])))]);
+    const titles = await titlesOf(db, ref.resource, ref.labelField, orgId, [
+      ...new Set(records.flatMap((r) => idsIn(r[field.key]))),
+    ]);
     for (const record of records) {
       const value = record[field.key];
       if (isEmpty(value)) continue;
-      const label = Array.isArray(value) ? idsIn(value).map((id) => titles.get(id) ?? String(id)) : (titles.get(value as number) ?? String(value));
+      const label = Array.isArray(value)
+        ? idsIn(value).map((id) => titles.get(id) ?? String(id))
+        : (titles.get(value as number) ?? String(value));
       record.labels = { ...record.labels, [field.key]: label };
     }
   }
@@ -58,7 +69,13 @@ export async function withLabels(db: Queryable, screen: ScreenSchema, orgId: num
 }
 
 /** An enum kept in a dictionary (spec 7.4) shows its entries' labels, as the list and the workbook read. */
-async function withDictionaryLabels(db: Queryable, field: FieldDef, dictionary: string, orgId: number, records: ApiRecord[]) {
+async function withDictionaryLabels(
+  db: Queryable,
+  field: FieldDef,
+  dictionary: string,
+  orgId: number,
+  records: ApiRecord[],
+) {
   if (!records.some((r) => !isEmpty(r[field.key]))) return;
   const entries = await dictionaryEntries(db, orgId, dictionary);
   const label = (v: unknown) => entries.get(String(v)) ?? String(v);
@@ -84,7 +101,10 @@ export function writableData(screen: ScreenSchema, body: RecordValues, previous?
   }
   // Unknown keys are kept so validation can name them, instead of being dropped silently.
   for (const key of Object.keys(body)) {
-    if (!screen.fields.some((f) => f.key === key) && !['id', 'version', 'orgId', 'syncFlag', 'createdAt', 'updatedAt', 'labels'].includes(key)) {
+    if (
+      !screen.fields.some((f) => f.key === key) &&
+      !['id', 'version', 'orgId', 'syncFlag', 'createdAt', 'updatedAt', 'labels'].includes(key)
+    ) {
       data[key] = body[key];
     }
   }
@@ -120,7 +140,11 @@ export async function checkWrite(
       const ids = idsIn(value);
       const found = await existingIds(db, ref.resource, orgId, ids);
       if (ids.some((id) => !found.has(id))) {
-        errors.push({ field: field.key, key: 'field.reference', message: screenMessage('field.reference', locale, { label: field.label[locale] }) });
+        errors.push({
+          field: field.key,
+          key: 'field.reference',
+          message: screenMessage('field.reference', locale, { label: field.label[locale] }),
+        });
       }
     }
   }

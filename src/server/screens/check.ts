@@ -12,7 +12,17 @@ export interface ScreenProblem {
 }
 
 /** Record columns the generic resource adds itself; a field may not take their names. */
-export const RESERVED_KEYS = new Set(['id', 'version', 'orgId', 'createdAt', 'updatedAt', 'createdBy', 'updatedBy', 'syncFlag', 'sourceId']);
+export const RESERVED_KEYS = new Set([
+  'id',
+  'version',
+  'orgId',
+  'createdAt',
+  'updatedAt',
+  'createdBy',
+  'updatedBy',
+  'syncFlag',
+  'sourceId',
+]);
 
 let metaValidator: ValidateFunction | undefined;
 function meta(schemaDir: string): ValidateFunction {
@@ -30,10 +40,13 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
     if (keys.has(f.key)) problems.push({ path: `/fields/${i}/key`, message: `duplicate field key "${f.key}"` });
     if (RESERVED_KEYS.has(f.key)) problems.push({ path: `/fields/${i}/key`, message: `"${f.key}" is reserved` });
     keys.add(f.key);
-    if (f.type === 'enum' && !f.options && !f.dictionary) problems.push({ path: `/fields/${i}`, message: 'an enum needs options or a dictionary' });
-    if (f.type === 'reference' && !f.reference) problems.push({ path: `/fields/${i}`, message: 'a reference needs "reference"' });
+    if (f.type === 'enum' && !f.options && !f.dictionary)
+      problems.push({ path: `/fields/${i}`, message: 'an enum needs options or a dictionary' });
+    if (f.type === 'reference' && !f.reference)
+      problems.push({ path: `/fields/${i}`, message: 'a reference needs "reference"' });
     if (f.type === 'tree' && !f.tree) problems.push({ path: `/fields/${i}`, message: 'a tree needs "tree"' });
-    if (f.type === 'list' && !f.itemFields) problems.push({ path: `/fields/${i}`, message: 'a list needs "itemFields"' });
+    if (f.type === 'list' && !f.itemFields)
+      problems.push({ path: `/fields/${i}`, message: 'a list needs "itemFields"' });
     if (f.pattern) {
       try {
         new RegExp(f.pattern, 'u');
@@ -70,7 +83,8 @@ function chartProblems(chart: ChartDef, fields: readonly FieldDef[]): { path: st
   const numeric = (key: string, where: string) => {
     const f = field(key);
     if (!f) known(key, where);
-    else if (!NUMERIC.has(f.type)) problems.push({ path: `/chart/${where}`, message: `"${key}" is not a number field` });
+    else if (!NUMERIC.has(f.type))
+      problems.push({ path: `/chart/${where}`, message: `"${key}" is not a number field` });
   };
   known(chart.x, 'x');
   chart.values.forEach((k, i) => numeric(k, `values/${i}`));
@@ -78,11 +92,13 @@ function chartProblems(chart: ChartDef, fields: readonly FieldDef[]): { path: st
   known(chart.panelField, 'panelField');
   known(chart.violationField, 'violationField');
   chart.referenceLines?.forEach((line, i) => numeric(line.field, `referenceLines/${i}/field`));
-  if (chart.kind === 'pie' && chart.values.length > 1) problems.push({ path: '/chart/values', message: 'a pie draws one value field' });
+  if (chart.kind === 'pie' && chart.values.length > 1)
+    problems.push({ path: '/chart/values', message: 'a pie draws one value field' });
   if (chart.kind !== 'leveyJennings' && (chart.referenceLines || chart.violationField)) {
     problems.push({ path: '/chart', message: 'reference lines and violations belong to a leveyJennings chart' });
   }
-  if (chart.seriesField && chart.kind !== 'bar' && chart.kind !== 'line') problems.push({ path: '/chart/seriesField', message: 'only a bar or line chart splits into series' });
+  if (chart.seriesField && chart.kind !== 'bar' && chart.kind !== 'line')
+    problems.push({ path: '/chart/seriesField', message: 'only a bar or line chart splits into series' });
   return problems;
 }
 
@@ -91,7 +107,10 @@ function chartProblems(chart: ChartDef, fields: readonly FieldDef[]): { path: st
  * screen.schema.json and the semantic rules. Answers the screen, or the first problem with its file
  * and JSON path.
  */
-export function checkScreenFile(file: string, schemaDir: string): { screen: ScreenSchema } | { problem: ScreenProblem } {
+export function checkScreenFile(
+  file: string,
+  schemaDir: string,
+): { screen: ScreenSchema } | { problem: ScreenProblem } {
   const rel = path.relative(path.dirname(schemaDir), file);
   let raw: Record<string, unknown>;
   try {

@@ -26,10 +26,12 @@ export function commandProblems(screen: ScreenSchema, hasRoute: RouteCheck): { p
       // A command calls its endpoint; an import may name the call that takes its file.
       if (action.kind !== 'command' && !(action.kind === 'import' && action.endpoint)) return;
       const where = `/actions/${group}/${i}`;
-      if (action.kind === 'command' && !action.name && !action.endpoint) problems.push({ path: where, message: 'a command needs a name or an endpoint' });
+      if (action.kind === 'command' && !action.name && !action.endpoint)
+        problems.push({ path: where, message: 'a command needs a name or an endpoint' });
       if (!action.endpoint) return;
       const method = action.method ?? 'POST';
-      if (!action.endpoint.startsWith('/api/')) problems.push({ path: `${where}/endpoint`, message: 'a command endpoint must be a call under /api/' });
+      if (!action.endpoint.startsWith('/api/'))
+        problems.push({ path: `${where}/endpoint`, message: 'a command endpoint must be a call under /api/' });
       else if (!routePatterns(action.endpoint).some((url) => hasRoute(method, url)))
         problems.push({ path: `${where}/endpoint`, message: `the server has no ${method} ${action.endpoint}` });
     });

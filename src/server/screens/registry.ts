@@ -50,7 +50,11 @@ export class ScreenRegistry extends EventEmitter {
   /** Reads every file; answers the files whose screen changed. */
   reload(): string[] {
     const dir = this.screensDir;
-    const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)) : [];
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => path.join(dir, f))
+      : [];
     const changed: string[] = [];
     const ids: string[] = [];
     for (const [file, screen] of [...this.byFile]) {
@@ -74,7 +78,9 @@ export class ScreenRegistry extends EventEmitter {
         this.problemsByFile.set(file, {
           file: path.relative(path.dirname(this.schemaDir), file),
           path: clash ? '/resource/name' : '/id',
-          message: clash ? `resource "${clash.resource.name}" already belongs to screen ${clash.id}` : `screen id "${result.screen.id}" is taken`,
+          message: clash
+            ? `resource "${clash.resource.name}" already belongs to screen ${clash.id}`
+            : `screen id "${result.screen.id}" is taken`,
         });
         continue;
       }

@@ -18,13 +18,14 @@ import { seedDemoModels } from '../workflow/models/demoModels.js';
  * Every insert skips what is already there, so running it again changes nothing; and a start whose demo
  * files and code are those of the last seeding does not run it at all, so deleted demo rows stay deleted.
  */
-const ORGS: { id: number; name: string; code: string; parentId: number | null; labType: LabType; usePlace: boolean }[] = [
-  { id: 0, name: '华康医学检验集团（基础机构）', code: 'HK-BASE', parentId: null, labType: 'base', usePlace: false },
-  { id: 1, name: '华康医学检验中心实验室', code: 'HK-MAIN', parentId: 0, labType: 'main', usePlace: true },
-  { id: 2, name: '华康杭州分实验室', code: 'HK-HZ', parentId: 1, labType: 'sub', usePlace: true },
-  { id: 3, name: '华康宁波分实验室', code: 'HK-NB', parentId: 1, labType: 'sub', usePlace: false },
-  { id: 4, name: '明安病理诊断中心', code: 'MA-PATH', parentId: 0, labType: 'only', usePlace: false },
-];
+const ORGS: { id: number; name: string; code: string; parentId: number | null; labType: LabType; usePlace: boolean }[] =
+  [
+    { id: 0, name: '华康医学检验集团（基础机构）', code: 'HK-BASE', parentId: null, labType: 'base', usePlace: false },
+    { id: 1, name: '华康医学检验中心实验室', code: 'HK-MAIN', parentId: 0, labType: 'main', usePlace: true },
+    { id: 2, name: '华康杭州分实验室', code: 'HK-HZ', parentId: 1, labType: 'sub', usePlace: true },
+    { id: 3, name: '华康宁波分实验室', code: 'HK-NB', parentId: 1, labType: 'sub', usePlace: false },
+    { id: 4, name: '明安病理诊断中心', code: 'MA-PATH', parentId: 0, labType: 'only', usePlace: false },
+  ];
 
 /** Every laboratory: demo rows go to each unless their file names other organisations. */
 const LAB_ORG_IDS = ORGS.filter((o) => o.labType !== 'base').map((o) => o.id);
@@ -106,7 +107,10 @@ export async function seedDemo(db: Database, routes: MenuNode[], password: strin
     await seedRoles(tx, menuIdsFor(routes, 'admin'), menuIdsFor(routes, 'editor'));
     await seedUsers(tx, password);
     if (demo) await seedDemoRecords(tx, demo.schemaDir, demo.screens, LAB_ORG_IDS);
-    await seedDemoDictionaries(tx, ORGS.map((o) => o.id));
+    await seedDemoDictionaries(
+      tx,
+      ORGS.map((o) => o.id),
+    );
     await seedDemoModels(tx);
     await tx.query(
       `insert into demo_seed (name, fingerprint) values ('demo', $1)

@@ -93,7 +93,11 @@ async function seededNames(db: Queryable, orgId: number): Promise<Set<string>> {
 
 /** The base organisation's business dictionary of a name, as a source a lab's copy is made from. */
 async function baseSource(db: Queryable, name: string) {
-  const row = await one<{ id: number }>(db, `select id from dictionary where org_id = 0 and type = 'bus' and name = $1`, [name]);
+  const row = await one<{ id: number }>(
+    db,
+    `select id from dictionary where org_id = 0 and type = 'bus' and name = $1`,
+    [name],
+  );
   return row ? (await dictionarySources(db, [row.id]))[0] : undefined;
 }
 
@@ -102,7 +106,12 @@ async function baseSource(db: Queryable, name: string) {
  * of the base organisation's (public data, spec 1), as synchronising or importing them would give it.
  */
 export async function seedDemoDictionaries(db: Queryable, orgIds: number[]): Promise<void> {
-  const labTypes = new Map((await db.query<{ id: number; labType: string }>('select id, lab_type as "labType" from organization')).map((o) => [o.id, o.labType]));
+  const labTypes = new Map(
+    (await db.query<{ id: number; labType: string }>('select id, lab_type as "labType" from organization')).map((o) => [
+      o.id,
+      o.labType,
+    ]),
+  );
   for (const orgId of [...orgIds].sort((a, b) => a - b)) {
     const done = await seededNames(db, orgId);
     const copies = ['main', 'sub'].includes(labTypes.get(orgId) ?? '');

@@ -36,14 +36,18 @@ interface LoadedDemo {
 export class DemoDataError extends Error {}
 
 /** What a reference or tree field points at, and the field that names the target record. */
-function targetOf(field: FieldDef, byResource: Map<string, ScreenSchema>): { resource: string; titleField: string } | undefined {
+function targetOf(
+  field: FieldDef,
+  byResource: Map<string, ScreenSchema>,
+): { resource: string; titleField: string } | undefined {
   const ref = field.type === 'reference' ? field.reference : field.type === 'tree' ? field.tree : undefined;
   if (!ref) return undefined;
   const title = byResource.get(ref.resource)?.resource.titleField ?? ref.labelField ?? 'name';
   return { resource: ref.resource, titleField: title };
 }
 
-const allFields = (fields: readonly FieldDef[]): FieldDef[] => fields.flatMap((f) => [f, ...allFields(f.itemFields ?? [])]);
+const allFields = (fields: readonly FieldDef[]): FieldDef[] =>
+  fields.flatMap((f) => [f, ...allFields(f.itemFields ?? [])]);
 
 /**
  * Reads and shape-checks every demo file; each must name a screen by its file name and that screen's
@@ -79,7 +83,9 @@ export function readDemoFiles(schemaDir: string, screens: ScreenSchema[], waitin
       }
       if (!screen) throw new DemoDataError(`${file}: no screen ${name} in schemas/screens`);
       if (screen.resource.name !== demo.resource) {
-        throw new DemoDataError(`${file}: resource "${demo.resource}" is not the screen's resource "${screen.resource.name}"`);
+        throw new DemoDataError(
+          `${file}: resource "${demo.resource}" is not the screen's resource "${screen.resource.name}"`,
+        );
       }
       return [{ file, screen, demo }];
     });
@@ -88,7 +94,8 @@ export function readDemoFiles(schemaDir: string, screens: ScreenSchema[], waitin
 /** The files that can be seeded now: those whose rows refer to no waiting resource, directly or through another file. */
 function withoutWaiting(files: LoadedDemo[], waiting: Set<string>, screens: ScreenSchema[]): LoadedDemo[] {
   const byResource = new Map(screens.map((s) => [s.resource.name, s]));
-  const waits = (f: LoadedDemo) => allFields(f.screen.fields).some((field) => waiting.has(targetOf(field, byResource)?.resource ?? ''));
+  const waits = (f: LoadedDemo) =>
+    allFields(f.screen.fields).some((field) => waiting.has(targetOf(field, byResource)?.resource ?? ''));
   let left = files;
   for (let blocked = left.filter(waits); blocked.length > 0; blocked = left.filter(waits)) {
     for (const f of blocked) waiting.add(f.demo.resource);
@@ -106,7 +113,8 @@ export function orderByReferences(files: LoadedDemo[], screens: ScreenSchema[]):
   const visit = (f: LoadedDemo, trail: string[]) => {
     const name = f.demo.resource;
     if (state.get(name) === 'done') return;
-    if (state.get(name) === 'visiting') throw new DemoDataError(`demo files refer to each other in a circle: ${[...trail, f.file].join(' → ')}`);
+    if (state.get(name) === 'visiting')
+      throw new DemoDataError(`demo files refer to each other in a circle: ${[...trail, f.file].join(' → ')}`);
     state.set(name, 'visiting');
     for (const field of allFields(f.screen.fields)) {
       const target = targetOf(field, byResource);
@@ -129,7 +137,11 @@ class Titles {
 
   constructor(private readonly db: Queryable) {}
 
-  async id(target: { resource: string; titleField: string }, orgId: number, title: string): Promise<number | undefined> {
+  async id(
+    target: { resource: string; titleField: string },
+    orgId: number,
+    title: string,
+  ): Promise<number | undefined> {
     return (await this.map(target, orgId)).get(title);
   }
 
@@ -168,7 +180,8 @@ async function resolveReferences(
     if (value === undefined || value === null) continue;
     if (field.type === 'list' && Array.isArray(value)) {
       const items: RecordValues[] = [];
-      for (const item of value) items.push(await resolveReferences(titles, field.itemFields ?? [], item as RecordValues, orgId, byResource));
+      for (const item of value)
+        items.push(await resolveReferences(titles, field.itemFields ?? [], item as RecordValues, orgId, byResource));
       out[field.key] = items;
       continue;
     }
@@ -176,9 +189,13 @@ async function resolveReferences(
     if (!target) continue;
     const resolve = async (title: unknown) => {
       // Ids differ from one database to the next; only a title says which record is meant.
-      if (typeof title !== 'string') throw new Error(`${field.key}: write the referenced record's ${target.titleField}, not ${JSON.stringify(title)}`);
+      if (typeof title !== 'string')
+        throw new Error(
+          `${field.key}: write the referenced record's ${target.titleField}, not ${JSON.stringify(title)}`,
+        );
       const id = await titles.id(target, orgId, title);
-      if (id === undefined) throw new Error(`${field.key}: no ${target.resource} record titled "${title}" in org ${orgId}`);
+      if (id === undefined)
+        throw new Error(`${field.key}: no ${target.resource} record titled "${title}" in org ${orgId}`);
       return id;
     };
     const ids: unknown[] = [];
@@ -195,9 +212,18 @@ const keyFieldOf = (screen: ScreenSchema) => screen.resource.titleField ?? scree
  * Keys already seeded into (resource, org): rows there now, and rows seeded earlier and since deleted
  * by a user (kept in the operation log), so a restart never brings back what a user removed.
  */
-async function seededKeys(db: Queryable, screen: ScreenSchema, orgId: number, keyField: string | undefined): Promise<Set<string> | 'all'> {
+async function seededKeys(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  keyField: string | undefined,
+): Promise<Set<string> | 'all'> {
   if (!keyField) {
-    const marked = await one(db, `select 1 from operation_log where resource = $1 and org_id = $2 and action = 'demoSeed' limit 1`, [screen.resource.name, orgId]);
+    const marked = await one(
+      db,
+      `select 1 from operation_log where resource = $1 and org_id = $2 and action = 'demoSeed' limit 1`,
+      [screen.resource.name, orgId],
+    );
     return marked ? 'all' : new Set();
   }
   const rows = await db.query<{ key: string | null }>(
@@ -240,7 +266,13 @@ function refersToItself(screen: ScreenSchema, byResource: Map<string, ScreenSche
 }
 
 /** The rows of one file and org in one statement (insertRecord's row, many at once): start-up stays quick. */
-async function insertAll(db: Queryable, screen: ScreenSchema, orgId: number, rows: RecordValues[], userId: number | null) {
+async function insertAll(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  rows: RecordValues[],
+  userId: number | null,
+) {
   if (rows.length === 0) return [];
   return db.query<{ id: number; data: RecordValues }>(
     `insert into resource_record (resource, org_id, data, created_by, updated_by)
@@ -273,7 +305,11 @@ function checkDemoRow(screen: ScreenSchema, values: RecordValues, taken: Map<str
     const value = values[key];
     if (value === undefined || value === null || value === '' || !seen.has(String(value))) continue;
     const label = screen.fields.find((f) => f.key === key)!.label['en-US'];
-    errors.push({ field: key, key: 'field.unique', message: screenMessage('field.unique', 'en-US', { label, value: String(value) }) });
+    errors.push({
+      field: key,
+      key: 'field.unique',
+      message: screenMessage('field.unique', 'en-US', { label, value: String(value) }),
+    });
   }
   return errors;
 }
@@ -289,7 +325,13 @@ interface Seeding {
 }
 
 /** One log entry per seeded row, written together: the operation log shows every write. */
-async function logSeeded(db: Queryable, screen: ScreenSchema, orgId: number, author: { id: number; account: string } | undefined, rows: { id: number; data: RecordValues }[]) {
+async function logSeeded(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  author: { id: number; account: string } | undefined,
+  rows: { id: number; data: RecordValues }[],
+) {
   if (rows.length === 0) return;
   await db.query(
     `insert into operation_log (user_id, user_account, org_id, resource, record_id, action, after)
@@ -303,7 +345,13 @@ async function logSeeded(db: Queryable, screen: ScreenSchema, orgId: number, aut
  * record's new version, and an 'update' entry with before and after in the operation log by the
  * account that made it). Rows seeded on an earlier start are left as they are: a correction happens once.
  */
-async function applyCorrections(seeding: Seeding, loaded: LoadedDemo, orgId: number, seeded: { id: number; data: RecordValues }[], keyField: string | undefined) {
+async function applyCorrections(
+  seeding: Seeding,
+  loaded: LoadedDemo,
+  orgId: number,
+  seeded: { id: number; data: RecordValues }[],
+  keyField: string | undefined,
+) {
   const { db, authors } = seeding;
   const { screen, demo, file } = loaded;
   for (const [i, correction] of (demo.corrections ?? []).entries()) {
@@ -315,14 +363,23 @@ async function applyCorrections(seeding: Seeding, loaded: LoadedDemo, orgId: num
     }
     const values = { ...row.data, ...correction.changes };
     const errors = validateRecord(screen, values, 'en-US');
-    if (errors.length > 0) throw new DemoDataError(`${where}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    if (errors.length > 0)
+      throw new DemoDataError(`${where}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
     const by = await authors.of(orgId, correction.by);
     const updated = await updateRecord(db, screen, orgId, row.id, 1, values, by?.id ?? 0);
     if (!updated) continue;
     await db.query(
       `insert into operation_log (user_id, user_account, org_id, resource, record_id, action, before, after)
        values ($1, $2, $3, $4, $5, 'update', $6, $7)`,
-      [by?.id ?? null, by?.account ?? 'system', orgId, screen.resource.name, String(row.id), JSON.stringify(row.data), JSON.stringify(updated.data)],
+      [
+        by?.id ?? null,
+        by?.account ?? 'system',
+        orgId,
+        screen.resource.name,
+        String(row.id),
+        JSON.stringify(row.data),
+        JSON.stringify(updated.data),
+      ],
     );
   }
 }
@@ -333,7 +390,13 @@ async function applyCorrections(seeding: Seeding, loaded: LoadedDemo, orgId: num
  * source, references pointed at the lab's own copies. A lab row already holding a copy's unique value
  * stops the seed, as the sync call would refuse it.
  */
-async function seedCopies(seeding: Seeding, loaded: LoadedDemo, orgId: number, done: Set<string>, keyField: string): Promise<number> {
+async function seedCopies(
+  seeding: Seeding,
+  loaded: LoadedDemo,
+  orgId: number,
+  done: Set<string>,
+  keyField: string,
+): Promise<number> {
   const { db, titles, authors } = seeding;
   const { screen, demo, file } = loaded;
   const sources = new Map(
@@ -352,12 +415,20 @@ async function seedCopies(seeding: Seeding, loaded: LoadedDemo, orgId: number, d
     // A base row a user has since deleted is not copied: the lab copies what the base keeps.
     if (done.has(key) || !source) continue;
     const errors = checkDemoRow(screen, source.data, taken);
-    if (errors.length > 0) throw new DemoDataError(`${file} row ${i + 1} (org ${orgId}): ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+    if (errors.length > 0)
+      throw new DemoDataError(
+        `${file} row ${i + 1} (org ${orgId}): ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`,
+      );
     ids.push(source.id);
   }
   const author = await authors.of(orgId);
   const copies = await insertCopies(db, screen, orgId, ids, author?.id ?? null);
-  await repointReferences(db, screen, orgId, copies.map((c) => c.id));
+  await repointReferences(
+    db,
+    screen,
+    orgId,
+    copies.map((c) => c.id),
+  );
   for (const copy of copies) titles.add(screen.resource.name, screen.resource.titleField, orgId, copy.data, copy.id);
   await logSeeded(db, screen, orgId, author, copies);
   return copies.length;
@@ -394,10 +465,13 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
         throw new DemoDataError(`${where}: ${(error as Error).message}`);
       }
       // Read-only fields are the server's in the API; demo rows may carry them (an evaluated QC run).
-      const readOnly = Object.fromEntries(screen.fields.filter((f) => f.readOnly && data[f.key] !== undefined).map((f) => [f.key, data[f.key]]));
+      const readOnly = Object.fromEntries(
+        screen.fields.filter((f) => f.readOnly && data[f.key] !== undefined).map((f) => [f.key, data[f.key]]),
+      );
       const values = { ...writableData(screen, data), ...readOnly };
       const errors = checkDemoRow(screen, values, taken);
-      if (errors.length > 0) throw new DemoDataError(`${where}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
+      if (errors.length > 0)
+        throw new DemoDataError(`${where}: ${errors.map((e) => `${e.field}: ${e.message}`).join('; ')}`);
       for (const [k, seen] of taken) if (values[k] !== undefined && values[k] !== null) seen.add(String(values[k]));
       if (selfReferring) {
         // A later row may name this one (a tree's parent): it needs its id now.
@@ -421,12 +495,22 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
  * Seeds every demo file into the organisations it names (default `labOrgIds`), referenced files first.
  * Idempotent: rows already seeded are skipped. Answers how many rows were inserted.
  */
-export async function seedDemoRecords(db: Queryable, schemaDir: string, screens: ScreenSchema[], labOrgIds: number[]): Promise<number> {
+export async function seedDemoRecords(
+  db: Queryable,
+  schemaDir: string,
+  screens: ScreenSchema[],
+  labOrgIds: number[],
+): Promise<number> {
   const byResource = new Map(screens.map((s) => [s.resource.name, s]));
   const waiting = new Set<string>();
-  const files = orderByReferences(withoutWaiting(readDemoFiles(schemaDir, screens, waiting), waiting, screens), screens);
+  const files = orderByReferences(
+    withoutWaiting(readDemoFiles(schemaDir, screens, waiting), waiting, screens),
+    screens,
+  );
   const labTypes = new Map(
-    (await db.query<{ id: number; labType: string }>('select id, lab_type as "labType" from organization')).map((o) => [o.id, o.labType] as const),
+    (await db.query<{ id: number; labType: string }>('select id, lab_type as "labType" from organization')).map(
+      (o) => [o.id, o.labType] as const,
+    ),
   );
   const seeding: Seeding = { db, titles: new Titles(db), authors: new Authors(db), byResource, labOrgIds, labTypes };
   let inserted = 0;

@@ -28,7 +28,11 @@ export function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[
 export const share = (n: number, total: number) => (total === 0 ? 0 : Math.round((n / total) * 1000) / 10);
 
 /** Rows sorted by a field the query names (e.g. "count,desc"), else by the default; then one page. */
-export function page<T extends Record<string, unknown>>(rows: T[], query: { sort?: string; page?: string; size?: string }, fallback: string) {
+export function page<T extends Record<string, unknown>>(
+  rows: T[],
+  query: { sort?: string; page?: string; size?: string },
+  fallback: string,
+) {
   const [field, order] = (query.sort || fallback).split(',');
   const sign = order === 'desc' ? -1 : 1;
   const sorted = [...rows].sort((a, b) => {

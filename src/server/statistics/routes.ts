@@ -20,7 +20,12 @@ interface Env {
    * (the query's {periodKey}From / To), or by the period given; the caller's organisation's, or those of
    * another organisation the caller manages (group data analysis).
    */
-  records(resource: string, periodKey: string, period?: { from?: string; to?: string }, orgId?: number): Promise<{ screen: ScreenSchema; records: StoredRecord[] }>;
+  records(
+    resource: string,
+    periodKey: string,
+    period?: { from?: string; to?: string },
+    orgId?: number,
+  ): Promise<{ screen: ScreenSchema; records: StoredRecord[] }>;
 }
 
 /** A date-only upper bound covers the whole day of datetime values. */
@@ -33,14 +38,29 @@ function volume(key: string): (env: Env) => Promise<Row[]> {
   return async (env) => {
     const { screen, records } = await env.records('reportRecord', 'reportedAt');
     const field = screen.fields.find((f) => f.key === key);
-    const labels = field?.type === 'reference' && field.reference
-      ? await titlesOf(env.ctx.db, field.reference.resource, field.reference.labelField ?? 'name', env.orgId, records.map((r) => r.data[key]).filter((v): v is number => typeof v === 'number'))
-      : undefined;
+    const labels =
+      field?.type === 'reference' && field.reference
+        ? await titlesOf(
+            env.ctx.db,
+            field.reference.resource,
+            field.reference.labelField ?? 'name',
+            env.orgId,
+            records.map((r) => r.data[key]).filter((v): v is number => typeof v === 'number'),
+          )
+        : undefined;
     const name = (r: StoredRecord) => {
       const v = r.data[key];
-      return v === undefined || v === null || v === '' ? '—' : labels ? (labels.get(v as number) ?? String(v)) : String(v);
+      return v === undefined || v === null || v === ''
+        ? '—'
+        : labels
+          ? (labels.get(v as number) ?? String(v))
+          : String(v);
     };
-    return [...groupBy(records, name)].map(([group, rs]) => ({ group, count: rs.length, share: share(rs.length, records.length) }));
+    return [...groupBy(records, name)].map(([group, rs]) => ({
+      group,
+      count: rs.length,
+      share: share(rs.length, records.length),
+    }));
   };
 }
 
@@ -48,17 +68,31 @@ function turnaround(fromKey: string, toKey: string): (env: Env) => Promise<Row[]
   return async (env) => {
     const { records } = await env.records('reportRecord', 'reportedAt');
     const timed = records
-      .map((r) => ({ group: String(r.data.professionalGroup ?? '—'), minutes: minutesBetween(r.data[fromKey], r.data[toKey]) }))
+      .map((r) => ({
+        group: String(r.data.professionalGroup ?? '—'),
+        minutes: minutesBetween(r.data[fromKey], r.data[toKey]),
+      }))
       .filter((r): r is { group: string; minutes: number } => r.minutes !== undefined);
     return [...groupBy(timed, (r) => r.group)].map(([group, rs]) => {
       const minutes = rs.map((r) => r.minutes);
-      return { group, count: rs.length, medianMinutes: percentile(minutes, 50), p90Minutes: percentile(minutes, 90), maxMinutes: Math.max(...minutes) };
+      return {
+        group,
+        count: rs.length,
+        medianMinutes: percentile(minutes, 50),
+        p90Minutes: percentile(minutes, 90),
+        maxMinutes: Math.max(...minutes),
+      };
     });
   };
 }
 
 /** Who did which step of a specimen's way, as the lab's own records name them (text fields holding a person). */
-const WORK_STEPS: { resource: string; periodKey: string; person: string; step: 'collected' | 'received' | 'tested' | 'reviewed' | 'diagnosed' }[] = [
+const WORK_STEPS: {
+  resource: string;
+  periodKey: string;
+  person: string;
+  step: 'collected' | 'received' | 'tested' | 'reviewed' | 'diagnosed';
+}[] = [
   { resource: 'sampleCollection', periodKey: 'collectedAt', person: 'collector', step: 'collected' },
   { resource: 'checkAccept', periodKey: 'receivedAt', person: 'receiver', step: 'received' },
   { resource: 'inspectionResult', periodKey: 'testedAt', person: 'tester', step: 'tested' },
@@ -84,7 +118,11 @@ async function workload(env: Env): Promise<Row[]> {
       counts.set(name, row);
     }
   }
-  return [...counts].map(([group, c]) => ({ group, ...c, count: c.collected + c.received + c.tested + c.reviewed + c.diagnosed }));
+  return [...counts].map(([group, c]) => ({
+    group,
+    ...c,
+    count: c.collected + c.received + c.tested + c.reviewed + c.diagnosed,
+  }));
 }
 
 /**
@@ -104,7 +142,12 @@ async function sampleModification(env: Env): Promise<Row[]> {
       group by user_account, resource`,
     [env.orgId, env.query.atFrom || null, env.query.atTo || null, resources],
   );
-  return rows.map((r) => ({ group: env.ctx.screens.byResource(r.resource)?.title[env.locale] ?? r.resource, account: r.account ?? '—', count: r.n, records: r.records }));
+  return rows.map((r) => ({
+    group: env.ctx.screens.byResource(r.resource)?.title[env.locale] ?? r.resource,
+    account: r.account ?? '—',
+    count: r.n,
+    records: r.records,
+  }));
 }
 
 /**
@@ -120,7 +163,9 @@ async function groupAnalysis(env: Env): Promise<Row[]> {
     const { records: specimens } = await env.records('specimen', 'collectedAt', period, lab.id);
     const { records: results } = await env.records('inspectionResult', 'testedAt', period, lab.id);
     const { records: reports } = await env.records('reportRecord', 'reportedAt', period, lab.id);
-    const minutes = reports.map((r) => minutesBetween(r.data.receivedAt, r.data.reportedAt)).filter((m): m is number => m !== undefined);
+    const minutes = reports
+      .map((r) => minutesBetween(r.data.receivedAt, r.data.reportedAt))
+      .filter((m): m is number => m !== undefined);
     rows.push({
       group: lab.name,
       labType: lab.labType,
@@ -142,14 +187,23 @@ async function handoverHandling(env: Env): Promise<Row[]> {
     count: rs.length,
     specimens: rs.reduce((n, r) => n + (Number(r.data.specimenCount) || 0), 0),
     discrepancies: rs.filter((r) => r.data.status === 'discrepancy').length,
-    medianMinutes: percentile(rs.map((r) => minutesBetween(r.data.handedAt, r.data.receivedAt)).filter((m): m is number => m !== undefined), 50),
+    medianMinutes: percentile(
+      rs.map((r) => minutesBetween(r.data.handedAt, r.data.receivedAt)).filter((m): m is number => m !== undefined),
+      50,
+    ),
   }));
 }
 
 /** Levey-Jennings points: each evaluated QC value with its lot's mean and ±1 / ±2 / ±3 SD lines. */
 async function qcChart(env: Env): Promise<Row[]> {
   const { records } = await env.records('qcResult', 'runAt');
-  const plans = await titlesOf(env.ctx.db, 'qcPlan', 'name', env.orgId, records.map((r) => r.data.plan as number));
+  const plans = await titlesOf(
+    env.ctx.db,
+    'qcPlan',
+    'name',
+    env.orgId,
+    records.map((r) => r.data.plan as number),
+  );
   const planRows = await env.records('qcPlan', '');
   const materials = await env.records('qcMaterial', '');
   const targetOf = (planId: unknown) => {
@@ -185,11 +239,27 @@ async function qcChart(env: Env): Promise<Row[]> {
 
 /** Each statistic: the screen's resource (for its read permission), its default order and its figures. */
 const STATISTICS: Record<string, { resource: string; sort: string; figures: (env: Env) => Promise<Row[]> }> = {
-  professionalGroupVolume: { resource: 'statProfessionalGroupVolume', sort: 'count,desc', figures: volume('professionalGroup') },
-  inspectionPurposeVolume: { resource: 'statInspectionPurposeVolume', sort: 'count,desc', figures: volume('inspectionPurpose') },
+  professionalGroupVolume: {
+    resource: 'statProfessionalGroupVolume',
+    sort: 'count,desc',
+    figures: volume('professionalGroup'),
+  },
+  inspectionPurposeVolume: {
+    resource: 'statInspectionPurposeVolume',
+    sort: 'count,desc',
+    figures: volume('inspectionPurpose'),
+  },
   specimenTypeVolume: { resource: 'statSpecimenTypeVolume', sort: 'count,desc', figures: volume('specimenType') },
-  hospitalSubmissionVolume: { resource: 'statHospitalSubmissionVolume', sort: 'count,desc', figures: volume('hospital') },
-  preInspectionTat: { resource: 'statPreInspectionTat', sort: 'count,desc', figures: turnaround('collectedAt', 'receivedAt') },
+  hospitalSubmissionVolume: {
+    resource: 'statHospitalSubmissionVolume',
+    sort: 'count,desc',
+    figures: volume('hospital'),
+  },
+  preInspectionTat: {
+    resource: 'statPreInspectionTat',
+    sort: 'count,desc',
+    figures: turnaround('collectedAt', 'receivedAt'),
+  },
   inLabTat: { resource: 'statInLabTat', sort: 'count,desc', figures: turnaround('receivedAt', 'reportedAt') },
   workload: { resource: 'statWorkload', sort: 'count,desc', figures: workload },
   sampleModification: { resource: 'statSampleModification', sort: 'count,desc', figures: sampleModification },

@@ -30,14 +30,31 @@ const ROLE_SELECT = `select r.id, r.name, r.code, r.menu_ids as "menuIds", r.des
 
 function roleRecord(row: RoleRow): TableRecord {
   const menuIds = parseMenuIds(row.menuIds);
-  return { id: row.id, version: 0, name: row.name, code: row.code, description: row.description ?? undefined, userCount: row.userCount, menuIds, menuCount: menuIds.length };
+  return {
+    id: row.id,
+    version: 0,
+    name: row.name,
+    code: row.code,
+    description: row.description ?? undefined,
+    userCount: row.userCount,
+    menuIds,
+    menuCount: menuIds.length,
+  };
 }
 
-async function listRoles(db: Queryable, orgId: number, q: Record<string, string | undefined>, page: { page: number; size: number }) {
+async function listRoles(
+  db: Queryable,
+  orgId: number,
+  q: Record<string, string | undefined>,
+  page: { page: number; size: number },
+) {
   const params = [orgId, q.name || null, q.code || null];
   const where = `r.org_id = $1 and ($2::text is null or r.name ilike '%' || $2 || '%') and ($3::text is null or r.code = $3)`;
   const total = await one<{ n: number }>(db, `select count(*)::int as n from role r where ${where}`, params);
-  const rows = await db.query<RoleRow>(`${ROLE_SELECT} where ${where} order by r.id limit ${page.size} offset ${(page.page - 1) * page.size}`, params);
+  const rows = await db.query<RoleRow>(
+    `${ROLE_SELECT} where ${where} order by r.id limit ${page.size} offset ${(page.page - 1) * page.size}`,
+    params,
+  );
   return { records: rows.map(roleRecord), total: total?.n ?? 0 };
 }
 
@@ -59,14 +76,21 @@ export async function withAncestors(db: Queryable, ids: number[]): Promise<numbe
   const parents = await menuParents(db);
   const out = new Set<number>();
   for (const id of ids) {
-    for (let at: number | null | undefined = id; at != null && parents.has(at) && !out.has(at); at = parents.get(at)) out.add(at);
+    for (let at: number | null | undefined = id; at != null && parents.has(at) && !out.has(at); at = parents.get(at))
+      out.add(at);
   }
   return [...out].sort((a, b) => a - b);
 }
 
 function nameTaken(call: Call, value: unknown): InvalidRecord {
   const label = call.screen.fields.find((f) => f.key === 'name')?.label[call.request.locale] ?? 'name';
-  return new InvalidRecord([{ field: 'name', key: 'field.unique', message: screenMessage('field.unique', call.request.locale, { label, value: String(value) }) }]);
+  return new InvalidRecord([
+    {
+      field: 'name',
+      key: 'field.unique',
+      message: screenMessage('field.unique', call.request.locale, { label, value: String(value) }),
+    },
+  ]);
 }
 
 export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -79,12 +103,11 @@ export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
     get: (call, id) => getRole(db, call.actor.orgId, id),
     async create(call, data: RecordValues) {
       try {
-        const row = await one<{ id: number }>(db, `insert into role (org_id, name, code, description) values ($1, $2, $3, $4) returning id`, [
-          call.actor.orgId,
-          String(data.name).trim(),
-          data.code,
-          data.description ?? null,
-        ]);
+        const row = await one<{ id: number }>(
+          db,
+          `insert into role (org_id, name, code, description) values ($1, $2, $3, $4) returning id`,
+          [call.actor.orgId, String(data.name).trim(), data.code, data.description ?? null],
+        );
         await log(call, 'create', row!.id, undefined, data);
         return (await getRole(db, call.actor.orgId, row!.id))!;
       } catch (error) {
@@ -94,23 +117,29 @@ export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
     },
     async update(call, current, data) {
       try {
-        await db.query(`update role set name = $3, code = $4, description = $5, updated_at = now() where org_id = $1 and id = $2`, [
-          call.actor.orgId,
-          current.id,
-          String(data.name).trim(),
-          data.code,
-          data.description ?? null,
-        ]);
+        await db.query(
+          `update role set name = $3, code = $4, description = $5, updated_at = now() where org_id = $1 and id = $2`,
+          [call.actor.orgId, current.id, String(data.name).trim(), data.code, data.description ?? null],
+        );
       } catch (error) {
         if (isUniqueViolation(error)) throw nameTaken(call, data.name);
         throw error;
       }
-      await log(call, 'update', current.id, { name: current.name, code: current.code, description: current.description }, data);
+      await log(
+        call,
+        'update',
+        current.id,
+        { name: current.name, code: current.code, description: current.description },
+        data,
+      );
       return (await getRole(db, call.actor.orgId, current.id))!;
     },
     async remove(call, current) {
       // Removing a role one holds oneself could shut the last administrator out of this page.
-      const own = await db.query('select 1 from user_role where role_id = $1 and user_id = $2', [current.id, call.actor.id]);
+      const own = await db.query('select 1 from user_role where role_id = $1 and user_id = $2', [
+        current.id,
+        call.actor.id,
+      ]);
       if (own.length > 0) throw forbidden();
       await db.query('delete from role where org_id = $1 and id = $2', [call.actor.orgId, current.id]);
       await log(call, 'delete', current.id, current);
@@ -123,7 +152,11 @@ export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
     get: (call, id) => getRole(db, call.actor.orgId, id),
     async update(call, current, data) {
       const ids = await withAncestors(db, (Array.isArray(data.menuIds) ? data.menuIds : []).map(Number));
-      await db.query(`update role set menu_ids = $3, updated_at = now() where org_id = $1 and id = $2`, [call.actor.orgId, current.id, ids.join(',')]);
+      await db.query(`update role set menu_ids = $3, updated_at = now() where org_id = $1 and id = $2`, [
+        call.actor.orgId,
+        current.id,
+        ids.join(','),
+      ]);
       await log(call, 'assignMenus', current.id, { menuIds: current.menuIds }, { menuIds: ids });
       return (await getRole(db, call.actor.orgId, current.id))!;
     },
@@ -136,7 +169,12 @@ export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
       `select m.meta_id as id, p.meta_id as "parentId", m.meta->'title' as title
          from menu m left join menu p on p.id = m.parent_id where m.meta_id is not null order by m.sort, m.id`,
     );
-    const records = rows.map((r) => ({ id: r.id, version: 0, parentId: r.parentId, name: r.title[request.locale] ?? r.title['zh-CN'] }));
+    const records = rows.map((r) => ({
+      id: r.id,
+      version: 0,
+      parentId: r.parentId,
+      name: r.title[request.locale] ?? r.title['zh-CN'],
+    }));
     return ok({ records, total: records.length });
   });
 }

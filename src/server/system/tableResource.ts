@@ -24,7 +24,11 @@ export interface Call {
 }
 
 export interface TableAdapter {
-  list(call: Call, query: Record<string, string | undefined>, page: { page: number; size: number }): Promise<{ records: TableRecord[]; total: number }>;
+  list(
+    call: Call,
+    query: Record<string, string | undefined>,
+    page: { page: number; size: number },
+  ): Promise<{ records: TableRecord[]; total: number }>;
   get(call: Call, id: number): Promise<TableRecord | undefined>;
   create?(call: Call, data: RecordValues): Promise<TableRecord>;
   update?(call: Call, current: TableRecord, data: RecordValues): Promise<TableRecord>;
@@ -59,7 +63,12 @@ export function registerTableResource(app: FastifyInstance, ctx: AppContext, nam
 
   app.get<{ Querystring: Record<string, string | undefined> }>(base, async (request) => {
     const q = request.query;
-    return ok(await adapter.list(await callFor(request, 'read'), q, { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) }));
+    return ok(
+      await adapter.list(await callFor(request, 'read'), q, {
+        page: intParam(q.page, 1),
+        size: intParam(q.size, 50, 1000),
+      }),
+    );
   });
   // Ids are numbers: other paths under the resource (…/public of a public-data screen) stay the generic
   // resource's; an export would read the generic resource's table, not this one, so there is none.
@@ -79,12 +88,21 @@ export function registerTableResource(app: FastifyInstance, ctx: AppContext, nam
     app.put<{ Body: RecordValues | undefined }>(`${base}/:id`, async (request) => {
       const call = await callFor(request, 'update');
       const current = await existing(call, idOf(request));
-      const body = Object.fromEntries(Object.entries(request.body ?? {}).filter(([k]) => !['id', 'version', 'labels'].includes(k)));
-      const merged = { ...Object.fromEntries(Object.entries(current).filter(([k]) => !['id', 'version', 'labels'].includes(k))), ...body };
+      const body = Object.fromEntries(
+        Object.entries(request.body ?? {}).filter(([k]) => !['id', 'version', 'labels'].includes(k)),
+      );
+      const merged = {
+        ...Object.fromEntries(Object.entries(current).filter(([k]) => !['id', 'version', 'labels'].includes(k))),
+        ...body,
+      };
       // Rules see the whole record (read-only values too); only the fields the user writes go on.
-      const known = Object.fromEntries(Object.entries(merged).filter(([k]) => call.screen.fields.some((f) => f.key === k)));
+      const known = Object.fromEntries(
+        Object.entries(merged).filter(([k]) => call.screen.fields.some((f) => f.key === k)),
+      );
       valid(call, known);
-      const data = Object.fromEntries(Object.entries(known).filter(([k]) => !call.screen.fields.find((f) => f.key === k)?.readOnly));
+      const data = Object.fromEntries(
+        Object.entries(known).filter(([k]) => !call.screen.fields.find((f) => f.key === k)?.readOnly),
+      );
       return ok(await update(call, current, { ...data, version: request.body?.version }));
     });
   }
@@ -97,7 +115,12 @@ export function registerTableResource(app: FastifyInstance, ctx: AppContext, nam
     };
     app.delete(`${base}/:id`, (request) => removeAll(request, [idOf(request)]));
     app.post<{ Body: { ids?: unknown } | undefined }>(`${base}/batchDelete`, (request) =>
-      removeAll(request, Array.isArray(request.body?.ids) ? request.body.ids.map(Number).filter((n) => Number.isInteger(n) && n > 0) : []),
+      removeAll(
+        request,
+        Array.isArray(request.body?.ids)
+          ? request.body.ids.map(Number).filter((n) => Number.isInteger(n) && n > 0)
+          : [],
+      ),
     );
   }
 }

@@ -60,7 +60,12 @@ export async function userScreenRoutes(app: FastifyInstance, ctx: AppContext) {
 
   registerTableResource(app, ctx, 'user', {
     async list(c, q, page) {
-      const found = await listUsers(db, { orgIds: [c.actor.orgId], userAccount: q.userAccount?.trim(), userName: q.userName?.trim(), ...page });
+      const found = await listUsers(db, {
+        orgIds: [c.actor.orgId],
+        userAccount: q.userAccount?.trim(),
+        userName: q.userName?.trim(),
+        ...page,
+      });
       const names = await roleNames(c.actor.orgId);
       return { records: found.records.map((u) => userRecord(u, names)), total: found.total };
     },

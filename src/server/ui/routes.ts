@@ -17,9 +17,14 @@ import { getUser } from '../users/repository.js';
  * that declares its own menu entry gets a route under its parent. Answers the ids that such screen
  * routes add, opened wherever their parent is open.
  */
-export function attachScreens(tree: MenuNode[], screens: ScreenSchema[]): { tree: MenuNode[]; added: Map<number, number> } {
+export function attachScreens(
+  tree: MenuNode[],
+  screens: ScreenSchema[],
+): { tree: MenuNode[]; added: Map<number, number> } {
   const byMenuId = new Map(
-    screens.flatMap((s) => [...(s.menuId !== undefined ? [s.menuId] : []), ...(s.alsoMenuIds ?? [])].map((id) => [id, s] as const)),
+    screens.flatMap((s) =>
+      [...(s.menuId !== undefined ? [s.menuId] : []), ...(s.alsoMenuIds ?? [])].map((id) => [id, s] as const),
+    ),
   );
   const added = new Map<number, number>();
   const walk = (nodes: MenuNode[]): MenuNode[] =>
@@ -31,7 +36,15 @@ export function attachScreens(tree: MenuNode[], screens: ScreenSchema[]): { tree
           added.set(s.menuId!, node.meta.id!);
           return {
             path: s.menu!.path,
-            meta: { id: s.menuId, title: s.title, icon: s.menu!.icon, roles: s.permissions?.read, keepAlive: true, screen: s.id, description: s.description },
+            meta: {
+              id: s.menuId,
+              title: s.title,
+              icon: s.menu!.icon,
+              roles: s.permissions?.read,
+              keepAlive: true,
+              screen: s.id,
+              description: s.description,
+            },
           };
         });
       const children = node.children ? [...walk(node.children), ...extra] : extra.length > 0 ? extra : undefined;
@@ -62,7 +75,9 @@ export async function uiRoutes(app: FastifyInstance, ctx: AppContext) {
     const { tree, added } = attachScreens(stored, ctx.screens.list());
     const permitted = new Set(permittedMenuIds(roles, user.disabledMenuIds));
     // Screen routes open wherever their parent is open (unless disabled for the user); the app is told which.
-    const granted = [...added].filter(([id, parent]) => permitted.has(parent) && !user.disabledMenuIds.split(',').includes(String(id)));
+    const granted = [...added].filter(
+      ([id, parent]) => permitted.has(parent) && !user.disabledMenuIds.split(',').includes(String(id)),
+    );
     for (const [id] of granted) permitted.add(id);
     const routes = filterMenus(tree, { permittedIds: permitted, roles: actor.roles, usePlace: org.usePlace });
     const open = new Set(leafPaths(routes));

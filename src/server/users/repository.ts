@@ -82,7 +82,10 @@ export function findForLogin(db: Queryable, userAccount: string): Promise<LoginR
 export const MAX_FAILED_ATTEMPTS = 5;
 
 /** Counts a wrong password atomically, so parallel guesses cannot slip past the lockout. */
-export async function recordFailedLogin(db: Queryable, id: number): Promise<{ failedAttempts: number; locked: boolean }> {
+export async function recordFailedLogin(
+  db: Queryable,
+  id: number,
+): Promise<{ failedAttempts: number; locked: boolean }> {
   const row = await one<{ failedAttempts: number; locked: boolean }>(
     db,
     `update app_user set failed_attempts = failed_attempts + 1, locked = locked or failed_attempts + 1 >= $2
@@ -128,7 +131,16 @@ export async function insertUser(db: Queryable, u: NewUser): Promise<number> {
     db,
     `insert into app_user (user_account, user_name, phone, email, org_id, password_hash, password_flag, disabled_menu_ids)
      values ($1, $2, $3, $4, $5, $6, $7, $8) returning id`,
-    [u.userAccount, u.userName, u.phone ?? null, u.email ?? null, u.orgId, u.passwordHash, u.passwordFlag, u.disabledMenuIds ?? ''],
+    [
+      u.userAccount,
+      u.userName,
+      u.phone ?? null,
+      u.email ?? null,
+      u.orgId,
+      u.passwordHash,
+      u.passwordFlag,
+      u.disabledMenuIds ?? '',
+    ],
   );
   return row!.id;
 }
@@ -152,7 +164,12 @@ const COLUMN: Record<keyof UserChanges, string> = {
 };
 
 /** Applies the given fields; with a version, only if nobody changed the row since (optimistic lock). */
-export async function updateUserFields(db: Queryable, id: number, changes: UserChanges, version?: number): Promise<boolean> {
+export async function updateUserFields(
+  db: Queryable,
+  id: number,
+  changes: UserChanges,
+  version?: number,
+): Promise<boolean> {
   const params: unknown[] = [id, version ?? null];
   const sets = ['version = version + 1', 'updated_at = now()'];
   for (const key of Object.keys(COLUMN) as (keyof UserChanges)[]) {

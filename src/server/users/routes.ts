@@ -7,13 +7,23 @@ import { getOrganization, labTypeFlags, managedOrganizations } from '../organiza
 import { permittedMenuIds, rolesOfOrg, rolesOfUser } from '../roles/repository.js';
 import { deleteUser, getUser, listUsers, unlockUser } from './repository.js';
 import { administratorScreenRoutes } from './screen.js';
-import { createAdministrator, createUser, logUser, requireUserAccess, updateUser, type CreateUserInput, type UserBody } from './service.js';
+import {
+  createAdministrator,
+  createUser,
+  logUser,
+  requireUserAccess,
+  updateUser,
+  type CreateUserInput,
+  type UserBody,
+} from './service.js';
 
 const userFields = {
   userAccount: { type: 'string', minLength: 2, maxLength: 32, pattern: '^\\s*[A-Za-z0-9_.@-]+\\s*$' },
   userName: { type: 'string', minLength: 1, maxLength: 50 },
   phone: { type: ['string', 'null'], maxLength: 20 },
-  email: { anyOf: [{ type: 'string', format: 'email', maxLength: 100 }, { type: 'string', maxLength: 0 }, { type: 'null' }] },
+  email: {
+    anyOf: [{ type: 'string', format: 'email', maxLength: 100 }, { type: 'string', maxLength: 0 }, { type: 'null' }],
+  },
   orgId: { type: 'integer', minimum: 0 },
   password: { type: 'string', maxLength: 64 },
   roleIds: { type: 'array', items: { type: 'integer' }, maxItems: 50 },
@@ -29,7 +39,6 @@ const createSchema = {
 const updateSchema = {
   body: { type: 'object', properties: { id: { type: 'integer' }, ...userFields }, required: ['id'] },
 };
-
 
 /** User and administrator calls of spec 7.1, and the user info of the page-entry flow (spec 4). */
 export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
@@ -122,7 +131,12 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: UserBody }>('/api/user/createAdmin', { schema: createSchema }, async (request) => {
     const actor = actorOf(request);
-    const id = await createAdministrator(db, actor, { ...(request.body as CreateUserInput), orgId: request.body.orgId ?? actor.orgId }, request.ip);
+    const id = await createAdministrator(
+      db,
+      actor,
+      { ...(request.body as CreateUserInput), orgId: request.body.orgId ?? actor.orgId },
+      request.ip,
+    );
     return ok(await getUser(db, id));
   });
 
@@ -142,7 +156,11 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
     const orgId = request.body.orgId ?? actor.orgId;
     await requireUserAccess(db, actor, 'user', 'create', orgId);
     const id = await db.transaction(async (tx) => {
-      const created = await createUser(tx, { ...(request.body as CreateUserInput), orgId, roleIds: request.body.roleIds ?? [] });
+      const created = await createUser(tx, {
+        ...(request.body as CreateUserInput),
+        orgId,
+        roleIds: request.body.roleIds ?? [],
+      });
       await logUser(tx, actor, 'create', created, undefined, request.ip);
       return created;
     });

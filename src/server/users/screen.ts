@@ -32,7 +32,8 @@ export async function administratorScreenRoutes(app: FastifyInstance, ctx: AppCo
   const managedIds = async (orgId: number) => (await managedOrganizations(db, orgId)).map((o) => o.id);
   const inReach = async (call: Call, id: number) => {
     const user = await getUser(db, id);
-    if (!user || !user.roles.includes('admin') || !(await managedIds(call.actor.orgId)).includes(user.orgId)) return undefined;
+    if (!user || !user.roles.includes('admin') || !(await managedIds(call.actor.orgId)).includes(user.orgId))
+      return undefined;
     return adminRecord(user);
   };
 
@@ -40,20 +41,31 @@ export async function administratorScreenRoutes(app: FastifyInstance, ctx: AppCo
     async list(call, q, page) {
       const managed = await managedIds(call.actor.orgId);
       const orgIds = q.organizationId ? managed.filter((id) => id === Number(q.organizationId)) : managed;
-      const found = await listUsers(db, { orgIds, roleCode: 'admin', userAccount: q.userAccount?.trim(), userName: q.userName?.trim(), ...page });
+      const found = await listUsers(db, {
+        orgIds,
+        roleCode: 'admin',
+        userAccount: q.userAccount?.trim(),
+        userName: q.userName?.trim(),
+        ...page,
+      });
       return { records: found.records.map(adminRecord), total: found.total };
     },
     get: inReach,
     async create(call, data) {
-      const id = await createAdministrator(db, call.actor, {
-        orgId: Number(data.organizationId),
-        userAccount: String(data.userAccount ?? ''),
-        userName: String(data.userName ?? ''),
-        password: String(data.password ?? ''),
-        phone: text(data.phone),
-        email: text(data.email),
-        roleIds: [],
-      }, call.request.ip);
+      const id = await createAdministrator(
+        db,
+        call.actor,
+        {
+          orgId: Number(data.organizationId),
+          userAccount: String(data.userAccount ?? ''),
+          userName: String(data.userName ?? ''),
+          password: String(data.password ?? ''),
+          phone: text(data.phone),
+          email: text(data.email),
+          roleIds: [],
+        },
+        call.request.ip,
+      );
       return (await inReach(call, id))!;
     },
     async update(call, current, data) {

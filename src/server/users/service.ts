@@ -10,7 +10,16 @@ import { rolesOfOrg } from '../roles/repository.js';
 import { revokeUserTokens } from '../auth/sessions.js';
 import { ensureAdminRole } from '../roles/admin-role.js';
 import { appendLog } from '../resources/audit.js';
-import { getUser, insertUser, setPassword, setUserRoles, updateUserFields, type NewUser, type PublicUser, type UserChanges } from './repository.js';
+import {
+  getUser,
+  insertUser,
+  setPassword,
+  setUserRoles,
+  updateUserFields,
+  type NewUser,
+  type PublicUser,
+  type UserChanges,
+} from './repository.js';
 
 /** The organisation of a row, with its parent, as `can` needs it; 404 when the org does not exist. */
 export async function orgTarget(db: Queryable, orgId: number): Promise<Target> {
@@ -83,13 +92,25 @@ export async function createUser(tx: Queryable, input: CreateUserInput): Promise
  * Every write to an account goes to the operation log (who, when, from where, before and after), in the
  * write's own transaction; what is logged of an account never holds its password.
  */
-export async function logUser(tx: Queryable, actor: AuthUser, action: string, id: number, before?: PublicUser, ip?: string): Promise<void> {
+export async function logUser(
+  tx: Queryable,
+  actor: AuthUser,
+  action: string,
+  id: number,
+  before?: PublicUser,
+  ip?: string,
+): Promise<void> {
   const after = action === 'delete' ? undefined : await getUser(tx, id);
   await appendLog(tx, actor, { resource: 'user', recordId: id, action, before, after, ip });
 }
 
 /** An administrator of an organisation the actor manages (spec 7.1 createAdmin): an account with the org's admin role. */
-export async function createAdministrator(db: Database, actor: AuthUser, input: CreateUserInput, ip?: string): Promise<number> {
+export async function createAdministrator(
+  db: Database,
+  actor: AuthUser,
+  input: CreateUserInput,
+  ip?: string,
+): Promise<number> {
   await requireUserAccess(db, actor, 'admin', 'create', input.orgId);
   return db.transaction(async (tx) => {
     const role = await ensureAdminRole(tx, input.orgId);

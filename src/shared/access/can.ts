@@ -35,7 +35,12 @@ const policies: Record<Resource, Policy> = {
   /** Sending a push alert to users (create); nothing else of an alert is kept to read or change. */
   push: ADMIN_ONLY,
   /** Workflow design (spec 2.4): editors draw and deploy models; deleting one is the admin's call. */
-  processModel: { read: ['admin', 'editor'], create: ['admin', 'editor'], update: ['admin', 'editor'], delete: ['admin'] },
+  processModel: {
+    read: ['admin', 'editor'],
+    create: ['admin', 'editor'],
+    update: ['admin', 'editor'],
+    delete: ['admin'],
+  },
 };
 
 export function manages(actor: Actor, target: Target): boolean {

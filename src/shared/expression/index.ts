@@ -58,17 +58,31 @@ function closingBrace(text: string, from: number): number {
   return -1;
 }
 
-export const hasExpression = (text: string | null | undefined): boolean => typeof text === 'string' && text.includes('${');
+export const hasExpression = (text: string | null | undefined): boolean =>
+  typeof text === 'string' && text.includes('${');
 
 const BINARY = new Set(['==', '!=', '<', '>', '<=', '>=', '&&', '||', '+', '-', '*', '/', '%']);
 const UNARY = new Set(['!', '-', '+']);
 /** JUEL's word operators, read as their symbols. */
-const WORDS: Record<string, string> = { and: '&&', or: '||', not: '!', eq: '==', ne: '!=', lt: '<', gt: '>', le: '<=', ge: '>=', div: '/', mod: '%' };
+const WORDS: Record<string, string> = {
+  and: '&&',
+  or: '||',
+  not: '!',
+  eq: '==',
+  ne: '!=',
+  lt: '<',
+  gt: '>',
+  le: '<=',
+  ge: '>=',
+  div: '/',
+  mod: '%',
+};
 
 function rewriteWords(body: string): string {
   // Outside quotes only, so a value like 'and' in a string stays as written.
-  return body.replace(/('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")|\b(and|or|not|eq|ne|lt|gt|le|ge|div|mod)\b/g, (m, str: string | undefined, word: string | undefined) =>
-    str !== undefined ? m : ` ${WORDS[word!]!} `,
+  return body.replace(
+    /('(?:\\.|[^'\\])*'|"(?:\\.|[^"\\])*")|\b(and|or|not|eq|ne|lt|gt|le|ge|div|mod)\b/g,
+    (m, str: string | undefined, word: string | undefined) => (str !== undefined ? m : ` ${WORDS[word!]!} `),
   );
 }
 
@@ -94,7 +108,8 @@ export function parseBody(body: string, whole = body): jsep.Expression {
 function checkNode(node: jsep.Expression, whole: string): void {
   switch (node.type) {
     case 'Literal':
-      if ((node as jsep.Literal).value instanceof RegExp) throw new ExpressionError('regular expressions are not allowed', whole);
+      if ((node as jsep.Literal).value instanceof RegExp)
+        throw new ExpressionError('regular expressions are not allowed', whole);
       return;
     case 'Identifier':
       return;
@@ -117,7 +132,10 @@ function checkNode(node: jsep.Expression, whole: string): void {
     }
     case 'MemberExpression':
     case 'CallExpression':
-      throw new ExpressionError('only variable names, literals and operators are allowed (no properties or calls)', whole);
+      throw new ExpressionError(
+        'only variable names, literals and operators are allowed (no properties or calls)',
+        whole,
+      );
     default:
       throw new ExpressionError(`"${node.type}" is not allowed in an expression`, whole);
   }
@@ -155,13 +173,16 @@ export function evaluate(text: string, variables: Variables): unknown {
   const only = parts.length === 1 ? parts[0]! : undefined;
   if (only && 'expr' in only) return run(parseBody(only.expr, trimmed), variables, trimmed);
   if (!parts.some((p) => 'expr' in p)) return text;
-  return parts.map((p) => ('expr' in p ? display(run(parseBody(p.expr, trimmed), variables, trimmed)) : p.text)).join('');
+  return parts
+    .map((p) => ('expr' in p ? display(run(parseBody(p.expr, trimmed), variables, trimmed)) : p.text))
+    .join('');
 }
 
 /** A condition must come out true or false; anything else is an error, never a silent branch. */
 export function evaluateCondition(text: string, variables: Variables): boolean {
   const value = evaluate(text, variables);
-  if (typeof value !== 'boolean') throw new ExpressionError(`the condition gives ${JSON.stringify(value)}, not true or false`, text.trim());
+  if (typeof value !== 'boolean')
+    throw new ExpressionError(`the condition gives ${JSON.stringify(value)}, not true or false`, text.trim());
   return value;
 }
 
@@ -198,8 +219,10 @@ function run(node: jsep.Expression, vars: Variables, whole: string): Value {
 }
 
 function binary(b: jsep.BinaryExpression, vars: Variables, whole: string, fail: (m: string) => never): Value {
-  if (b.operator === '&&') return asBoolean(run(b.left, vars, whole), fail) && asBoolean(run(b.right, vars, whole), fail);
-  if (b.operator === '||') return asBoolean(run(b.left, vars, whole), fail) || asBoolean(run(b.right, vars, whole), fail);
+  if (b.operator === '&&')
+    return asBoolean(run(b.left, vars, whole), fail) && asBoolean(run(b.right, vars, whole), fail);
+  if (b.operator === '||')
+    return asBoolean(run(b.left, vars, whole), fail) || asBoolean(run(b.right, vars, whole), fail);
   const l = run(b.left, vars, whole);
   const r = run(b.right, vars, whole);
   switch (b.operator) {

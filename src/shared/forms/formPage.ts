@@ -8,7 +8,8 @@ import type { Locale } from '../i18n/messages.js';
  * schema has, so the browser renders it with the generic form machinery and both sides check the
  * values with the same validateRecord.
  */
-export type ControlType = 'input' | 'textarea' | 'number' | 'select' | 'radio' | 'checkbox' | 'date' | 'datetime' | 'tree' | 'image' | 'result';
+export type ControlType =
+  'input' | 'textarea' | 'number' | 'select' | 'radio' | 'checkbox' | 'date' | 'datetime' | 'tree' | 'image' | 'result';
 
 /** One choice of a select / radio / checkbox / tree control: a node of its tree data source. */
 export interface FormChoice {
@@ -54,10 +55,7 @@ const same = (text: string) => ({ 'zh-CN': text, 'en-US': text });
  * Whether a form element keeps a number, from its declared control type: a number control, or a text
  * input marked numeric (the task form types its fields by it, and the condition builder quotes values by it).
  */
-export function isNumericControl(element: {
-  controlType?: string | null;
-  numeric?: boolean | null;
-}): boolean {
+export function isNumericControl(element: { controlType?: string | null; numeric?: boolean | null }): boolean {
   const type = element.controlType || 'input';
   return type === 'number' || (type === 'input' && element.numeric === true);
 }
@@ -134,7 +132,12 @@ export function formDefaults(page: FormPage): Record<string, unknown> {
  * The problems of submitted values: the page's elements only (other variables of a task pass as they
  * are). `requireFilled` false checks types but not required controls (a task sent back is not filled in).
  */
-export function formProblems(page: FormPage, values: Record<string, unknown>, locale: Locale, requireFilled = true): FieldError[] {
+export function formProblems(
+  page: FormPage,
+  values: Record<string, unknown>,
+  locale: Locale,
+  requireFilled = true,
+): FieldError[] {
   const screen = formPageScreen(page);
   const keys = new Set(screen.fields.map((f) => f.key));
   const own = Object.fromEntries(Object.entries(values).filter(([k, v]) => keys.has(k) && v !== '' && v !== undefined));

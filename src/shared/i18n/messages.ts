@@ -11,9 +11,13 @@ export const messages = {
   'password.new.required': { 'zh-CN': '请输入密码', 'en-US': 'Please enter the password' },
   'password.new.weak': {
     'zh-CN': '密码是数字、大小写字母、特殊字符三种及以上组合,且长度8-15位',
-    'en-US': 'The password must be 8-15 characters and combine at least three of digits, upper case, lower case and special characters',
+    'en-US':
+      'The password must be 8-15 characters and combine at least three of digits, upper case, lower case and special characters',
   },
-  'password.new.sameAsOld': { 'zh-CN': '新密码不能与原密码相同', 'en-US': 'The new password must differ from the old one' },
+  'password.new.sameAsOld': {
+    'zh-CN': '新密码不能与原密码相同',
+    'en-US': 'The new password must differ from the old one',
+  },
   'password.confirm.required': { 'zh-CN': '请再次输入密码', 'en-US': 'Please enter the password again' },
   'password.confirm.mismatch': { 'zh-CN': '两次输入密码不一致!', 'en-US': 'The two passwords do not match!' },
   'password.old.wrong': { 'zh-CN': '原密码错误', 'en-US': 'The old password is wrong' },
@@ -31,16 +35,28 @@ export const messages = {
   },
   'login.badClient': { 'zh-CN': '客户端无效', 'en-US': 'Unknown client' },
   'login.badGrant': { 'zh-CN': '不支持的授权类型', 'en-US': 'Unsupported grant type' },
-  'auth.required': { 'zh-CN': '您的登录信息已失效，请重新登录。', 'en-US': 'Your sign-in has expired; please sign in again.' },
-  'auth.idle': { 'zh-CN': '长时间未进行操作，请重新登录。', 'en-US': 'You have been idle too long; please sign in again.' },
+  'auth.required': {
+    'zh-CN': '您的登录信息已失效，请重新登录。',
+    'en-US': 'Your sign-in has expired; please sign in again.',
+  },
+  'auth.idle': {
+    'zh-CN': '长时间未进行操作，请重新登录。',
+    'en-US': 'You have been idle too long; please sign in again.',
+  },
   'auth.forbidden': { 'zh-CN': '没有权限执行此操作', 'en-US': 'You are not allowed to do this' },
   'common.ok': { 'zh-CN': '操作成功', 'en-US': 'Done' },
   'common.notFound': { 'zh-CN': '数据不存在', 'en-US': 'Not found' },
   'common.invalid': { 'zh-CN': '输入数据不正确', 'en-US': 'Invalid input' },
-  'common.conflict': { 'zh-CN': '数据已被他人修改，请刷新后重试', 'en-US': 'Someone else changed this record; reload and try again' },
+  'common.conflict': {
+    'zh-CN': '数据已被他人修改，请刷新后重试',
+    'en-US': 'Someone else changed this record; reload and try again',
+  },
   'common.serverError': { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
   'user.accountTaken': { 'zh-CN': '账号已存在', 'en-US': 'This account already exists' },
-  'user.cannotDeleteSelf': { 'zh-CN': '不能删除当前登录的账号', 'en-US': 'You cannot delete the account you are signed in with' },
+  'user.cannotDeleteSelf': {
+    'zh-CN': '不能删除当前登录的账号',
+    'en-US': 'You cannot delete the account you are signed in with',
+  },
   'user.unlocked': { 'zh-CN': '解锁成功', 'en-US': 'Account unlocked' },
   'user.phone.invalid': { 'zh-CN': '请输入正确的手机号码', 'en-US': 'Please enter a valid mobile phone number' },
   'publicData.noLab': { 'zh-CN': '请先选择要下发的实验室', 'en-US': 'Choose the laboratories to distribute to first' },
@@ -55,9 +71,15 @@ export const messages = {
   'processModel.deleted': { 'zh-CN': '删除成功', 'en-US': 'Model deleted' },
   'processModel.deployed': { 'zh-CN': '部署成功', 'en-US': 'Model deployed' },
   'processModel.deployFailed': { 'zh-CN': '部署失败', 'en-US': 'Deployment failed' },
-  'processModel.noDiagram': { 'zh-CN': '流程尚未设计，不能部署', 'en-US': 'Draw the diagram before deploying the model' },
+  'processModel.noDiagram': {
+    'zh-CN': '流程尚未设计，不能部署',
+    'en-US': 'Draw the diagram before deploying the model',
+  },
   'processModel.xmlMissing': { 'zh-CN': '流程图内容为空', 'en-US': 'The diagram is empty' },
-  'processModel.xmlMalformed': { 'zh-CN': '流程图XML格式不正确：{detail}', 'en-US': 'The diagram XML is malformed: {detail}' },
+  'processModel.xmlMalformed': {
+    'zh-CN': '流程图XML格式不正确：{detail}',
+    'en-US': 'The diagram XML is malformed: {detail}',
+  },
   'processModel.xmlNoProcess': { 'zh-CN': '流程图中没有流程定义', 'en-US': 'The diagram defines no process' },
   'processModel.synced': { 'zh-CN': '同步成功', 'en-US': 'Models synchronised' },
   'processModel.confirmed': { 'zh-CN': '更新成功', 'en-US': 'Updates taken' },
@@ -99,20 +121,30 @@ export const messages = {
   },
   'workflow.specimenCategories': {
     'zh-CN': '标本的检验目的分属多个类别（{categories}），无法确定要启动的流程',
-    'en-US': "The specimen's inspection purposes belong to several categories ({categories}); cannot tell which process to start",
+    'en-US':
+      "The specimen's inspection purposes belong to several categories ({categories}); cannot tell which process to start",
   },
   'workflow.noCategoryModel': {
     'zh-CN': '尚未部署“{category}”类别的流程模型',
     'en-US': 'No process model of category "{category}" has been deployed',
   },
-  'workflow.specimenStarted': { 'zh-CN': '标本 {barcode} 已启动流程“{name}”', 'en-US': 'Specimen {barcode} started process "{name}"' },
+  'workflow.specimenStarted': {
+    'zh-CN': '标本 {barcode} 已启动流程“{name}”',
+    'en-US': 'Specimen {barcode} started process "{name}"',
+  },
   'workflow.started': { 'zh-CN': '流程已启动', 'en-US': 'Process started' },
   'workflow.completed': { 'zh-CN': '任务已完成', 'en-US': 'Task completed' },
   'workflow.claimed': { 'zh-CN': '签收成功', 'en-US': 'Task claimed' },
-  'workflow.invalidModel': { 'zh-CN': '流程模型校验失败：{detail}', 'en-US': 'The process model is not valid: {detail}' },
+  'workflow.invalidModel': {
+    'zh-CN': '流程模型校验失败：{detail}',
+    'en-US': 'The process model is not valid: {detail}',
+  },
   'dictionary.nameTaken': { 'zh-CN': '字典名称已存在', 'en-US': 'A dictionary of this name already exists' },
   'image.missing': { 'zh-CN': '请选择一张图片', 'en-US': 'Choose one picture' },
-  'image.invalid': { 'zh-CN': '图片格式不正确，仅支持 PNG、JPEG、GIF、WebP、BMP', 'en-US': 'Not a picture: PNG, JPEG, GIF, WebP or BMP only' },
+  'image.invalid': {
+    'zh-CN': '图片格式不正确，仅支持 PNG、JPEG、GIF、WebP、BMP',
+    'en-US': 'Not a picture: PNG, JPEG, GIF, WebP or BMP only',
+  },
   'image.tooLarge': { 'zh-CN': '图片不能大于 {kb} KB', 'en-US': 'The picture may be at most {kb} KB' },
   'upload.unreadable': { 'zh-CN': '上传的内容无法读取', 'en-US': 'The upload cannot be read' },
   'dataInput.empty': { 'zh-CN': '没有可导入的数据', 'en-US': 'There is nothing to import' },
@@ -123,14 +155,23 @@ export const messages = {
     'zh-CN': '分实验室须设在中心实验室之下，中心实验室和独立实验室须设在基础机构之下',
     'en-US': 'A sub lab belongs under a main lab; main labs and only-labs belong under the base organisation',
   },
-  'organization.oneBase': { 'zh-CN': '集团只有一个基础机构，不能再新增', 'en-US': 'The group has one base organisation; another cannot be added' },
-  'handover.barcodes.required': { 'zh-CN': '请扫描或输入至少一个标本条码', 'en-US': 'Scan or type at least one specimen barcode' },
+  'organization.oneBase': {
+    'zh-CN': '集团只有一个基础机构，不能再新增',
+    'en-US': 'The group has one base organisation; another cannot be added',
+  },
+  'handover.barcodes.required': {
+    'zh-CN': '请扫描或输入至少一个标本条码',
+    'en-US': 'Scan or type at least one specimen barcode',
+  },
   'handover.barcodes.bad': {
     'zh-CN': '条码 {barcode} 格式不正确，只能包含字母、数字和短横线',
     'en-US': 'Barcode {barcode} is not valid: letters, digits and - only',
   },
   'handover.barcodes.duplicate': { 'zh-CN': '条码 {barcode} 重复录入', 'en-US': 'Barcode {barcode} is listed twice' },
-  'handover.barcodes.tooMany': { 'zh-CN': '一张交接单最多 {n} 个标本', 'en-US': 'A handover holds at most {n} specimens' },
+  'handover.barcodes.tooMany': {
+    'zh-CN': '一张交接单最多 {n} 个标本',
+    'en-US': 'A handover holds at most {n} specimens',
+  },
   'handover.specimenOpen': {
     'zh-CN': '标本 {barcode} 已在未接收的交接单 {handoverNo} 中，一个标本不能同时在两张未接收的交接单里',
     'en-US': 'Specimen {barcode} is already on open handover {handoverNo}; a specimen cannot be on two open handovers',
@@ -139,24 +180,49 @@ export const messages = {
     'zh-CN': '交接单 {handoverNo} 已确认接收，不能再修改、删除或再次确认',
     'en-US': 'Handover {handoverNo} has been received; it can no longer be changed, deleted or confirmed again',
   },
-  'handover.receiver.required': { 'zh-CN': '请输入接收人账号和密码', 'en-US': "Enter the receiver's account and password" },
-  'handover.receiver.otherLab': { 'zh-CN': '接收人 {account} 不是本实验室的用户', 'en-US': 'Receiver {account} is not a user of this laboratory' },
-  'handover.receiver.notAllowed': { 'zh-CN': '接收人 {account} 没有接收交接单的权限', 'en-US': 'Receiver {account} may not receive handovers' },
+  'handover.receiver.required': {
+    'zh-CN': '请输入接收人账号和密码',
+    'en-US': "Enter the receiver's account and password",
+  },
+  'handover.receiver.otherLab': {
+    'zh-CN': '接收人 {account} 不是本实验室的用户',
+    'en-US': 'Receiver {account} is not a user of this laboratory',
+  },
+  'handover.receiver.notAllowed': {
+    'zh-CN': '接收人 {account} 没有接收交接单的权限',
+    'en-US': 'Receiver {account} may not receive handovers',
+  },
   'handover.receiver.sameAsSender': {
     'zh-CN': '接收人不能是交出人本人（{account}），请由接收方用自己的账号确认',
-    'en-US': 'The receiver cannot be the person who handed over ({account}); the receiving side confirms with its own account',
+    'en-US':
+      'The receiver cannot be the person who handed over ({account}); the receiving side confirms with its own account',
   },
-  'handover.group.mismatch': { 'zh-CN': '交接单 {handoverNo} 不是交给{group}的', 'en-US': 'Handover {handoverNo} is not addressed to {group}' },
-  'handover.barcode.notOnSlip': { 'zh-CN': '条码 {barcode} 不在交接单上', 'en-US': 'Barcode {barcode} is not on the handover' },
+  'handover.group.mismatch': {
+    'zh-CN': '交接单 {handoverNo} 不是交给{group}的',
+    'en-US': 'Handover {handoverNo} is not addressed to {group}',
+  },
+  'handover.barcode.notOnSlip': {
+    'zh-CN': '条码 {barcode} 不在交接单上',
+    'en-US': 'Barcode {barcode} is not on the handover',
+  },
   'handover.barcode.onSlip': {
     'zh-CN': '条码 {barcode} 已在交接单 {handoverNo} 上，不能登记为多出',
     'en-US': 'Barcode {barcode} is on handover {handoverNo}; it cannot be recorded as extra',
   },
-  'handover.barcode.twice': { 'zh-CN': '条码 {barcode} 不能同时登记为缺失和破损', 'en-US': 'Barcode {barcode} cannot be both missing and damaged' },
-  'handover.extra.oneSlip': { 'zh-CN': '有多出的标本时请逐单确认接收', 'en-US': 'With extra specimens, confirm one handover at a time' },
+  'handover.barcode.twice': {
+    'zh-CN': '条码 {barcode} 不能同时登记为缺失和破损',
+    'en-US': 'Barcode {barcode} cannot be both missing and damaged',
+  },
+  'handover.extra.oneSlip': {
+    'zh-CN': '有多出的标本时请逐单确认接收',
+    'en-US': 'With extra specimens, confirm one handover at a time',
+  },
   'handover.recordId.required': { 'zh-CN': '请指定交接单', 'en-US': 'Name the handover (recordId)' },
   'handover.recordIds.required': { 'zh-CN': '请先勾选数据进行操作', 'en-US': 'Select the handovers first' },
-  'handover.template.unknown': { 'zh-CN': '打印模板 {templateId} 不存在', 'en-US': 'There is no print template {templateId}' },
+  'handover.template.unknown': {
+    'zh-CN': '打印模板 {templateId} 不存在',
+    'en-US': 'There is no print template {templateId}',
+  },
   'handover.aim.notFound': { 'zh-CN': '交接单上没有该标本', 'en-US': 'The handover has no such specimen' },
   'handover.combination.notFound': {
     'zh-CN': '交接单上没有检验目的为“{combination}”的标本',
@@ -189,7 +255,11 @@ export const messages = {
 
 export type MessageKey = keyof typeof messages;
 
-export function t(key: MessageKey, locale: Locale = DEFAULT_LOCALE, vars: Record<string, string | number> = {}): string {
+export function t(
+  key: MessageKey,
+  locale: Locale = DEFAULT_LOCALE,
+  vars: Record<string, string | number> = {},
+): string {
   const text = messages[key][locale] ?? messages[key][DEFAULT_LOCALE];
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(vars[name] ?? `{${name}}`));
 }

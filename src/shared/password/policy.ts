@@ -29,7 +29,10 @@ export function checkNewPassword(value: string | undefined): MessageKey | undefi
   return undefined;
 }
 
-export function checkConfirmPassword(newPassword: string | undefined, confirm: string | undefined): MessageKey | undefined {
+export function checkConfirmPassword(
+  newPassword: string | undefined,
+  confirm: string | undefined,
+): MessageKey | undefined {
   if (!confirm) return 'password.confirm.required';
   if (confirm !== newPassword) return 'password.confirm.mismatch';
   return undefined;

@@ -80,7 +80,8 @@ export function fieldByKey(screen: ScreenSchema, key: string): FieldDef | undefi
 /** Columns of the list: the screen's order, or every field whose column is not switched off. */
 export function listColumns(screen: ScreenSchema): FieldDef[] {
   // A rich list is a column only when its field says so: its rows read long.
-  const shown = (f: FieldDef) => (f.type === 'list' ? f.column !== undefined && f.column !== false : f.column !== false);
+  const shown = (f: FieldDef) =>
+    f.type === 'list' ? f.column !== undefined && f.column !== false : f.column !== false;
   const keys = screen.list?.columns ?? screen.fields.filter(shown).map((f) => f.key);
   return keys.map((k) => fieldByKey(screen, k)).filter((f): f is FieldDef => f !== undefined);
 }

@@ -7,7 +7,7 @@ import { isEmpty, matches, type RecordValues } from './predicate.js';
 import { screenMessage, type ScreenMessageKey } from './messages.js';
 
 // ajv-formats is CommonJS; under some loaders its function is on .default.
-const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule);
+const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv, ['email']);
@@ -49,7 +49,14 @@ function ajvErrorKey(field: FieldDef, error: ErrorObject): { key: ScreenMessageK
     case 'enum':
       return { key: 'field.option' };
     case 'type':
-      return { key: field.type === 'integer' ? 'field.integer' : field.type === 'number' || field.type === 'money' ? 'field.number' : 'field.type' };
+      return {
+        key:
+          field.type === 'integer'
+            ? 'field.integer'
+            : field.type === 'number' || field.type === 'money'
+              ? 'field.number'
+              : 'field.type',
+      };
     default:
       return { key: 'field.type' };
   }
@@ -61,7 +68,13 @@ function fieldErrors(fields: readonly FieldDef[], errors: ErrorObject[], locale:
   for (const error of errors) {
     const key = error.instancePath.split('/')[1];
     const field = fields.find((f) => f.key === key);
-    if (!field || out.has(field.key) || error.keyword === 'anyOf' || (error.keyword === 'type' && error.params.type === 'null')) continue;
+    if (
+      !field ||
+      out.has(field.key) ||
+      error.keyword === 'anyOf' ||
+      (error.keyword === 'type' && error.params.type === 'null')
+    )
+      continue;
     const { key: messageKey, n } = ajvErrorKey(field, error);
     const message =
       messageKey === 'field.pattern' && field.patternMessage
@@ -72,7 +85,11 @@ function fieldErrors(fields: readonly FieldDef[], errors: ErrorObject[], locale:
   for (const error of errors) {
     if (error.keyword === 'additionalProperties') {
       const extra = String(error.params.additionalProperty);
-      out.set(extra, { field: extra, key: 'field.unknown', message: screenMessage('field.unknown', locale, { label: extra }) });
+      out.set(extra, {
+        field: extra,
+        key: 'field.unknown',
+        message: screenMessage('field.unknown', locale, { label: extra }),
+      });
     }
   }
   return [...out.values()];
@@ -89,15 +106,25 @@ function precisionErrors(fields: readonly FieldDef[], record: RecordValues, loca
     .map((f) => ({
       field: f.key,
       key: 'field.precision' as const,
-      message: screenMessage('field.precision', locale, { label: f.label[locale], n: f.precision ?? (f.type === 'money' ? 2 : 6) }),
+      message: screenMessage('field.precision', locale, {
+        label: f.label[locale],
+        n: f.precision ?? (f.type === 'money' ? 2 : 6),
+      }),
     }));
 }
 
 function requiredErrors(fields: readonly FieldDef[], record: RecordValues, locale: Locale): FieldError[] {
   return fields
     .filter((f) => !f.readOnly && matches(f.visibleWhen, record))
-    .filter((f) => (f.required || (f.requiredWhen !== undefined && matches(f.requiredWhen, record))) && isEmpty(record[f.key]))
-    .map((f) => ({ field: f.key, key: 'field.required' as const, message: screenMessage('field.required', locale, { label: f.label[locale] }) }));
+    .filter(
+      (f) =>
+        (f.required || (f.requiredWhen !== undefined && matches(f.requiredWhen, record))) && isEmpty(record[f.key]),
+    )
+    .map((f) => ({
+      field: f.key,
+      key: 'field.required' as const,
+      message: screenMessage('field.required', locale, { label: f.label[locale] }),
+    }));
 }
 
 function crossFieldErrors(screen: ScreenSchema, record: RecordValues, locale: Locale): FieldError[] {
@@ -126,7 +153,12 @@ export function validateRecord(screen: ScreenSchema, record: RecordValues, local
 }
 
 /** Just one field's check, for validation on blur. */
-export function validateField(screen: ScreenSchema, key: string, record: RecordValues, locale: Locale = 'zh-CN'): string | undefined {
+export function validateField(
+  screen: ScreenSchema,
+  key: string,
+  record: RecordValues,
+  locale: Locale = 'zh-CN',
+): string | undefined {
   return validateRecord(screen, record, locale).find((e) => e.field === key)?.message;
 }
 

@@ -10,10 +10,16 @@ import { FeedbackBridge } from './FeedbackBridge';
 import './global.css';
 
 /** Spec size names onto antd: default → large, medium → middle, small → small, mini → small and compact. */
-const SIZE: Record<UiSize, 'large' | 'middle' | 'small'> = { default: 'large', medium: 'middle', small: 'small', mini: 'small' };
+const SIZE: Record<UiSize, 'large' | 'middle' | 'small'> = {
+  default: 'large',
+  medium: 'middle',
+  small: 'small',
+  mini: 'small',
+};
 
 /** People who asked their system for less motion get none: antd's zooms, fades and slides are off. */
-const reducedMotion = typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+const reducedMotion =
+  typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
 
 /** antd with the user's locale, size and theme colour around every page after sign-in. */
 export default function AntdRoot({ children }: { children: ReactNode }) {
@@ -24,7 +30,10 @@ export default function AntdRoot({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={locale === 'zh-CN' ? zhCN : enUS}
       componentSize={SIZE[size]}
-      theme={{ token: { colorPrimary: primary, motion: !reducedMotion }, algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm }}
+      theme={{
+        token: { colorPrimary: primary, motion: !reducedMotion },
+        algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm,
+      }}
     >
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBridge />

@@ -1,7 +1,16 @@
 import { proxy, subscribe } from 'valtio';
 
 /** Settings drawer (spec 2.3, 3): theme colour, tags view, fixed header, sidebar logo; kept in localStorage. */
-export const THEME_PRESETS = ['#409EFF', '#1890ff', '#304156', '#212121', '#11a983', '#13c2c2', '#6959CD', '#f5222d'] as const;
+export const THEME_PRESETS = [
+  '#409EFF',
+  '#1890ff',
+  '#304156',
+  '#212121',
+  '#11a983',
+  '#13c2c2',
+  '#6959CD',
+  '#f5222d',
+] as const;
 
 export interface Settings {
   theme: string;
@@ -12,7 +21,13 @@ export interface Settings {
 }
 
 const KEY = 'lims-settings';
-const defaults: Settings = { theme: '#409EFF', tagsView: true, fixedHeader: false, sidebarLogo: true, showSettings: true };
+const defaults: Settings = {
+  theme: '#409EFF',
+  tagsView: true,
+  fixedHeader: false,
+  sidebarLogo: true,
+  showSettings: true,
+};
 
 function load(): Settings {
   try {

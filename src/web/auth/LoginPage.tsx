@@ -12,7 +12,9 @@ import './login.css';
 
 /** Where to go after sign-in: the page that sent the user here, if it is one of ours. */
 function safeRedirect(target: string | null): string {
-  return target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/login') ? target : '/dashboard';
+  return target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/login')
+    ? target
+    : '/dashboard';
 }
 
 /**
@@ -90,7 +92,11 @@ export function LoginPage() {
         <button className="login-submit" type="submit" disabled={busy}>
           {t('login.submit')}
         </button>
-        <button className="login-language" type="button" onClick={() => setLocale(i18n.locale === 'zh-CN' ? 'en-US' : 'zh-CN')}>
+        <button
+          className="login-language"
+          type="button"
+          onClick={() => setLocale(i18n.locale === 'zh-CN' ? 'en-US' : 'zh-CN')}
+        >
           {t('common.language')}
         </button>
       </form>

@@ -3,7 +3,14 @@ import { getResult } from '../api/http';
 
 /** The signed-in user as spec 3 "User state" lists it, filled by the page-entry flow. */
 export interface UserInfo {
-  user: { id: number; userAccount: string; userName: string; avatar: string | null; introduction: string | null; orgId: number };
+  user: {
+    id: number;
+    userAccount: string;
+    userName: string;
+    avatar: string | null;
+    introduction: string | null;
+    orgId: number;
+  };
   organization: { id: number; name: string; isMainLab: number; isOnlyLab: number };
   roleList: { id: number; name: string; code: string; menuIds: string }[];
   permissionList: number[];
@@ -22,7 +29,13 @@ interface UserState {
   passwordFlag: number;
 }
 
-export const userState = proxy<UserState>({ info: undefined, roles: [], isOnlyLab: undefined, isMainLab: undefined, passwordFlag: 0 });
+export const userState = proxy<UserState>({
+  info: undefined,
+  roles: [],
+  isOnlyLab: undefined,
+  isMainLab: undefined,
+  passwordFlag: 0,
+});
 
 export async function loadUserInfo(): Promise<UserInfo> {
   const info = await getResult<UserInfo>('/api/user/login');

@@ -17,17 +17,33 @@ export default function ScreenChart({ screen, list }: { screen: ScreenSchema; li
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const rows = useChartRows(screen, list);
-  const { panels, hiddenPanels } = useMemo(() => chartPanels(screen, rows.records, locale), [screen, rows.records, locale]);
+  const { panels, hiddenPanels } = useMemo(
+    () => chartPanels(screen, rows.records, locale),
+    [screen, rows.records, locale],
+  );
   const chart = screen.chart;
   if (!chart || list.error !== undefined) return null;
   const panelField = screen.fields.find((f) => f.key === chart.panelField);
   return (
-    <section className="screen-chart" aria-label={t('chart.region', { title: screen.title[locale] })} data-chart-kind={chart.kind}>
+    <section
+      className="screen-chart"
+      aria-label={t('chart.region', { title: screen.title[locale] })}
+      data-chart-kind={chart.kind}
+    >
       {rows.error !== undefined && <Alert type="error" showIcon title={errorMessage(rows.error, t('chart.failed'))} />}
-      {rows.total > rows.records.length && <Alert type="info" showIcon title={t('chart.truncated', { n: rows.records.length, total: rows.total })} />}
-      {hiddenPanels > 0 && <Alert type="info" showIcon title={t('chart.morePanels', { n: hiddenPanels, field: panelField?.label[locale] ?? '' })} />}
+      {rows.total > rows.records.length && (
+        <Alert type="info" showIcon title={t('chart.truncated', { n: rows.records.length, total: rows.total })} />
+      )}
+      {hiddenPanels > 0 && (
+        <Alert
+          type="info"
+          showIcon
+          title={t('chart.morePanels', { n: hiddenPanels, field: panelField?.label[locale] ?? '' })}
+        />
+      )}
       {panels.length === 0 ? (
-        !list.loading && rows.error === undefined && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} />
+        !list.loading &&
+        rows.error === undefined && <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('chart.empty')} />
       ) : (
         <div className={panels.length > 1 ? 'screen-chart-panels screen-chart-panels-many' : 'screen-chart-panels'}>
           {panels.map((panel) => (

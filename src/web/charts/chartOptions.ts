@@ -1,7 +1,18 @@
 import type { ComposeOption } from 'echarts/core';
 import type { BarSeriesOption, LineSeriesOption, PieSeriesOption, ScatterSeriesOption } from 'echarts/charts';
-import type { AriaComponentOption, GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
-import { optionLabel, type ChartDef, type ChartReferenceLine, type FieldDef, type ScreenSchema } from '../../shared/screens/fields';
+import type {
+  AriaComponentOption,
+  GridComponentOption,
+  LegendComponentOption,
+  TooltipComponentOption,
+} from 'echarts/components';
+import {
+  optionLabel,
+  type ChartDef,
+  type ChartReferenceLine,
+  type FieldDef,
+  type ScreenSchema,
+} from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
 
@@ -10,7 +21,14 @@ import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
  * types), so the mapping is tested on its own and the chart library loads only where a chart is drawn.
  */
 export type ChartOption = ComposeOption<
-  BarSeriesOption | LineSeriesOption | PieSeriesOption | ScatterSeriesOption | GridComponentOption | LegendComponentOption | TooltipComponentOption | AriaComponentOption
+  | BarSeriesOption
+  | LineSeriesOption
+  | PieSeriesOption
+  | ScatterSeriesOption
+  | GridComponentOption
+  | LegendComponentOption
+  | TooltipComponentOption
+  | AriaComponentOption
 >;
 
 /** A row of the list answer: field values, and the titles of its references. */
@@ -31,7 +49,10 @@ const YES = { 'zh-CN': '是', 'en-US': 'Yes' };
 const NO = { 'zh-CN': '否', 'en-US': 'No' };
 
 /** Lab conventions for control-chart lines: the mean solid, ±2 SD a warning in orange, ±3 SD a rejection in red. */
-const LINE_STYLE: Record<NonNullable<ChartReferenceLine['level']> | 'other', { color: string; type: 'solid' | 'dashed' | 'dotted'; width: number }> = {
+const LINE_STYLE: Record<
+  NonNullable<ChartReferenceLine['level']> | 'other',
+  { color: string; type: 'solid' | 'dashed' | 'dotted'; width: number }
+> = {
   mean: { color: '#389e0d', type: 'solid', width: 1.5 },
   '1s': { color: '#8c8c8c', type: 'dotted', width: 1 },
   '2s': { color: '#fa8c16', type: 'dashed', width: 1.5 },
@@ -41,7 +62,14 @@ const LINE_STYLE: Record<NonNullable<ChartReferenceLine['level']> | 'other', { c
 export const VIOLATION_COLOR = '#f5222d';
 
 /** Axis labels inside the box (the margins hold them); room on the right for the names of reference lines. */
-const grid = (right: number): GridComponentOption => ({ left: 8, right, top: 36, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' });
+const grid = (right: number): GridComponentOption => ({
+  left: 8,
+  right,
+  top: 36,
+  bottom: 8,
+  outerBoundsMode: 'same',
+  outerBoundsContain: 'axisLabel',
+});
 
 /** How a value reads on an axis, in a legend or as a panel title: reference titles, option labels, short times. */
 export function valueText(field: FieldDef | undefined, row: ChartRow, locale: Locale): string {
@@ -94,7 +122,9 @@ interface Context {
 function aggregate(ctx: Context, rows: ChartRow[]) {
   const { chart } = ctx;
   const categories: string[] = [];
-  const seriesNames = chart.seriesField ? [...new Set(rows.map((r) => ctx.text(chart.seriesField!, r)))] : chart.values.map(ctx.label);
+  const seriesNames = chart.seriesField
+    ? [...new Set(rows.map((r) => ctx.text(chart.seriesField!, r)))]
+    : chart.values.map(ctx.label);
   const sums = new Map<string, Map<string, number | null>>(seriesNames.map((s) => [s, new Map()]));
   const add = (series: string, category: string, value: number | null) => {
     const sum = sums.get(series)!;
@@ -107,7 +137,10 @@ function aggregate(ctx: Context, rows: ChartRow[]) {
     if (chart.seriesField) add(ctx.text(chart.seriesField, row), category, numberOf(row[chart.values[0]!]));
     else chart.values.forEach((key, i) => add(seriesNames[i]!, category, numberOf(row[key])));
   }
-  return { categories, series: seriesNames.map((name) => ({ name, data: categories.map((c) => sums.get(name)!.get(c) ?? null) })) };
+  return {
+    categories,
+    series: seriesNames.map((name) => ({ name, data: categories.map((c) => sums.get(name)!.get(c) ?? null) })),
+  };
 }
 
 /**
@@ -157,7 +190,18 @@ function violationSeries(ctx: Context, points: ChartRow[]): ScatterSeriesOption 
       if (isEmpty(r[key]) || y === null) return [];
       // The rule names are data, not a template: braces would be read as placeholders.
       const rules = String(r[key]).replace(/[{}]/g, '');
-      return [{ value: [i + 1, y], label: { show: true, position: 'top' as const, formatter: rules, color: VIOLATION_COLOR, fontWeight: 'bold' as const } }];
+      return [
+        {
+          value: [i + 1, y],
+          label: {
+            show: true,
+            position: 'top' as const,
+            formatter: rules,
+            color: VIOLATION_COLOR,
+            fontWeight: 'bold' as const,
+          },
+        },
+      ];
     }),
   };
 }
@@ -171,17 +215,26 @@ const PUNCTUATION: Record<Locale, { colon: string; comma: string; semicolon: str
  * What the chart shows, in words, for a screen reader ("标本量：生化组 2，临检组 1"): ECharts' own
  * description would read out every reference line's coordinates.
  */
-function describe(ctx: Context, parts: { name: string; items: [string, string | number | null][] }[]): AriaComponentOption {
+function describe(
+  ctx: Context,
+  parts: { name: string; items: [string, string | number | null][] }[],
+): AriaComponentOption {
   const p = PUNCTUATION[ctx.locale];
   const description = parts
     .filter((part) => part.items.length > 0)
-    .map((part) => `${part.name}${p.colon}${part.items.map(([what, value]) => `${what} ${value ?? NONE}`).join(p.comma)}`)
+    .map(
+      (part) => `${part.name}${p.colon}${part.items.map(([what, value]) => `${what} ${value ?? NONE}`).join(p.comma)}`,
+    )
     .join(p.semicolon);
   return { enabled: true, label: { description } };
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const tooltipOf = (trigger: 'axis' | 'item'): TooltipComponentOption => ({ trigger, confine: true, valueFormatter: (v) => (v === null || v === undefined ? NONE : String(v)) });
+const tooltipOf = (trigger: 'axis' | 'item'): TooltipComponentOption => ({
+  trigger,
+  confine: true,
+  valueFormatter: (v) => (v === null || v === undefined ? NONE : String(v)),
+});
 
 /** A run's tooltip: when, each value, the rules it broke. */
 function runTooltip(ctx: Context, points: ChartRow[]) {
@@ -189,7 +242,10 @@ function runTooltip(ctx: Context, points: ChartRow[]) {
     const x = ((params as { value?: unknown[] }).value ?? [])[0];
     const row = typeof x === 'number' ? points[x - 1] : undefined;
     if (!row) return '';
-    const lines = [ctx.text(ctx.chart.x, row), ...ctx.chart.values.map((key) => `${ctx.label(key)}: ${numberOf(row[key]) ?? NONE}`)];
+    const lines = [
+      ctx.text(ctx.chart.x, row),
+      ...ctx.chart.values.map((key) => `${ctx.label(key)}: ${numberOf(row[key]) ?? NONE}`),
+    ];
     const rules = ctx.chart.violationField;
     if (rules && !isEmpty(row[rules])) lines.push(`${ctx.label(rules)}: ${ctx.text(rules, row)}`);
     return lines.map(escapeHtml).join('<br/>');
@@ -214,8 +270,18 @@ function leveyJennings(ctx: Context, rows: ChartRow[]): ChartOption {
   const rules = ctx.chart.violationField;
   const broken = rules ? points.filter((r) => !isEmpty(r[rules])) : [];
   const aria = describe(ctx, [
-    ...ctx.chart.values.map((key) => ({ name: ctx.label(key), items: points.map((r, i): [string, number | null] => [runs[i]!, numberOf(r[key])]) })),
-    ...(rules ? [{ name: ctx.label(rules), items: broken.map((r): [string, string] => [ctx.text(ctx.chart.x, r), ctx.text(rules, r)]) }] : []),
+    ...ctx.chart.values.map((key) => ({
+      name: ctx.label(key),
+      items: points.map((r, i): [string, number | null] => [runs[i]!, numberOf(r[key])]),
+    })),
+    ...(rules
+      ? [
+          {
+            name: ctx.label(rules),
+            items: broken.map((r): [string, string] => [ctx.text(ctx.chart.x, r), ctx.text(rules, r)]),
+          },
+        ]
+      : []),
   ]);
   return {
     aria,
@@ -243,26 +309,51 @@ function barOrLine(ctx: Context, rows: ChartRow[]): ChartOption {
   const stack = ctx.chart.stack && kind === 'bar' ? 'total' : undefined;
   const drawn = series.map((s) =>
     kind === 'bar'
-      ? ({ type: 'bar', name: s.name, data: s.data, stack, barMaxWidth: 48, emphasis: { focus: 'series' } } satisfies BarSeriesOption)
+      ? ({
+          type: 'bar',
+          name: s.name,
+          data: s.data,
+          stack,
+          barMaxWidth: 48,
+          emphasis: { focus: 'series' },
+        } satisfies BarSeriesOption)
       : ({ type: 'line', name: s.name, data: s.data, symbolSize: 6 } satisfies LineSeriesOption),
   );
   return {
-    aria: describe(ctx, series.map((s) => ({ name: s.name, items: categories.map((c, i): [string, number | null] => [c, s.data[i] ?? null]) }))),
+    aria: describe(
+      ctx,
+      series.map((s) => ({
+        name: s.name,
+        items: categories.map((c, i): [string, number | null] => [c, s.data[i] ?? null]),
+      })),
+    ),
     tooltip: tooltipOf('axis'),
     legend: { top: 0, type: 'scroll', data: drawn.map((s) => s.name) },
     grid: grid(16),
-    xAxis: { type: 'category', data: categories, axisLabel: { interval: 0, rotate: categories.length > 8 ? 30 : 0, hideOverlap: true } },
+    xAxis: {
+      type: 'category',
+      data: categories,
+      axisLabel: { interval: 0, rotate: categories.length > 8 ? 30 : 0, hideOverlap: true },
+    },
     // Counts never read 0.5.
-    yAxis: { type: 'value', minInterval: ctx.chart.values.every((k) => ctx.field(k)?.type === 'integer') ? 1 : undefined },
+    yAxis: {
+      type: 'value',
+      minInterval: ctx.chart.values.every((k) => ctx.field(k)?.type === 'integer') ? 1 : undefined,
+    },
     series: drawn,
   };
 }
 
 function pie(ctx: Context, rows: ChartRow[]): ChartOption {
-  const { categories, series } = aggregate({ ...ctx, chart: { ...ctx.chart, values: ctx.chart.values.slice(0, 1), seriesField: undefined } }, rows);
+  const { categories, series } = aggregate(
+    { ...ctx, chart: { ...ctx.chart, values: ctx.chart.values.slice(0, 1), seriesField: undefined } },
+    rows,
+  );
   const [only] = series;
   return {
-    aria: describe(ctx, [{ name: only!.name, items: categories.map((c, i): [string, number | null] => [c, only!.data[i] ?? null]) }]),
+    aria: describe(ctx, [
+      { name: only!.name, items: categories.map((c, i): [string, number | null] => [c, only!.data[i] ?? null]) },
+    ]),
     tooltip: { ...tooltipOf('item'), formatter: '{b}: {c} ({d}%)' },
     legend: { type: 'scroll', orient: 'vertical', left: 0, top: 'middle', data: categories },
     series: [
@@ -282,11 +373,21 @@ function pie(ctx: Context, rows: ChartRow[]): ChartOption {
  * The chart of a screen for the rows of its query: one panel, or one per value of the panel field
  * (each QC plan has its own mean and SD), at most MAX_PANELS of them.
  */
-export function chartPanels(screen: ScreenSchema, rows: readonly ChartRow[], locale: Locale): { panels: ChartPanel[]; hiddenPanels: number } {
+export function chartPanels(
+  screen: ScreenSchema,
+  rows: readonly ChartRow[],
+  locale: Locale,
+): { panels: ChartPanel[]; hiddenPanels: number } {
   const chart = screen.chart;
   if (!chart || rows.length === 0) return { panels: [], hiddenPanels: 0 };
   const field = (key: string) => screen.fields.find((f) => f.key === key);
-  const ctx: Context = { chart, locale, field, label: (key) => field(key)?.label[locale] ?? key, text: (key, row) => valueText(field(key), row, locale) };
+  const ctx: Context = {
+    chart,
+    locale,
+    field,
+    label: (key) => field(key)?.label[locale] ?? key,
+    text: (key, row) => valueText(field(key), row, locale),
+  };
   const draw = chart.kind === 'leveyJennings' ? leveyJennings : chart.kind === 'pie' ? pie : barOrLine;
   if (!chart.panelField) return { panels: [{ key: '', option: draw(ctx, [...rows]) }], hiddenPanels: 0 };
   const groups = new Map<string, ChartRow[]>();
@@ -296,6 +397,8 @@ export function chartPanels(screen: ScreenSchema, rows: readonly ChartRow[], loc
     if (group) group.push(row);
     else groups.set(title, [row]);
   }
-  const panels = [...groups].slice(0, MAX_PANELS).map(([title, groupRows]) => ({ key: title, title, option: draw(ctx, groupRows) }));
+  const panels = [...groups]
+    .slice(0, MAX_PANELS)
+    .map(([title, groupRows]) => ({ key: title, title, option: draw(ctx, groupRows) }));
   return { panels, hiddenPanels: groups.size - panels.length };
 }

@@ -9,6 +9,17 @@ import { SVGRenderer } from 'echarts/renderers';
  * The parts of ECharts the screen charts use, and nothing else (tree-shaken core). SVG rather than
  * canvas: crisp when printed, and the labels stay text that assistive technology and tests can read.
  */
-register([BarChart, LineChart, PieChart, ScatterChart, AriaComponent, GridComponent, LegendScrollComponent, TooltipComponent, LabelLayout, SVGRenderer]);
+register([
+  BarChart,
+  LineChart,
+  PieChart,
+  ScatterChart,
+  AriaComponent,
+  GridComponent,
+  LegendScrollComponent,
+  TooltipComponent,
+  LabelLayout,
+  SVGRenderer,
+]);
 
 export { init, type EChartsType };

@@ -69,7 +69,10 @@ const ui = {
   'screen.total': { 'zh-CN': '共 {n} 条', 'en-US': '{n} in all' },
   'screen.totalMore': { 'zh-CN': '共 {n}+ 条', 'en-US': 'over {n}' },
   'screen.warning': { 'zh-CN': '警告', 'en-US': 'Warning' },
-  'screen.deleteConfirm': { 'zh-CN': '此操作将永久删除该数据, 是否继续?', 'en-US': 'This deletes the data for good. Continue?' },
+  'screen.deleteConfirm': {
+    'zh-CN': '此操作将永久删除该数据, 是否继续?',
+    'en-US': 'This deletes the data for good. Continue?',
+  },
   'screen.deleted': { 'zh-CN': '删除成功', 'en-US': 'Deleted' },
   'screen.deleteFailed': { 'zh-CN': '删除失败', 'en-US': 'Delete failed' },
   'screen.deleteCancelled': { 'zh-CN': '已取消删除', 'en-US': 'Delete cancelled' },

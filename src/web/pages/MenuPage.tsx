@@ -23,7 +23,8 @@ export default function MenuPage() {
   const entry = findRoute(routes as typeof routeState.routes, path);
   const page = entry?.isLeaf ? HAND_WRITTEN[entry.fullPath] : undefined;
   if (entry && page) return page(entry.meta);
-  if (entry?.isLeaf && entry.meta.screen) return <ScreenPage screenId={entry.meta.screen} basic={entry.meta.isBasic === true} />;
+  if (entry?.isLeaf && entry.meta.screen)
+    return <ScreenPage screenId={entry.meta.screen} basic={entry.meta.isBasic === true} />;
   if (entry?.isLeaf) return <PagePlaceholder meta={entry.meta} />;
   if (denied.includes(path)) return <ErrorPage status={401} />;
   return <ErrorPage status={404} />;

@@ -14,7 +14,9 @@ export default function ProfilePage() {
           <Descriptions.Item label={t('profile.account')}>{info.user.userAccount}</Descriptions.Item>
           <Descriptions.Item label={t('profile.name')}>{info.user.userName}</Descriptions.Item>
           <Descriptions.Item label={t('dashboard.org')}>{info.organization.name}</Descriptions.Item>
-          <Descriptions.Item label={t('dashboard.roles')}>{info.roleList.map((r) => r.name).join('、')}</Descriptions.Item>
+          <Descriptions.Item label={t('dashboard.roles')}>
+            {info.roleList.map((r) => r.name).join('、')}
+          </Descriptions.Item>
         </Descriptions>
       )}
     </Card>

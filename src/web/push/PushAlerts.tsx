@@ -25,7 +25,12 @@ export function PushAlerts() {
       token,
       onAlert: (alert) => {
         const type = ['info', 'success', 'warning', 'error'].includes(alert.type) ? alert.type : 'info';
-        feedback.notification[type]({ title: alert.title, description: alert.message, duration: ALERT_SECONDS, className: 'push-alert' });
+        feedback.notification[type]({
+          title: alert.title,
+          description: alert.message,
+          duration: ALERT_SECONDS,
+          className: 'push-alert',
+        });
         void audio.current?.play().catch(() => undefined);
         window.dispatchEvent(new CustomEvent(PUSH_ALERT_EVENT, { detail: alert }));
       },

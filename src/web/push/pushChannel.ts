@@ -59,7 +59,8 @@ export function openPushChannel(options: PushChannelOptions): () => void {
       try {
         const alert = JSON.parse(event.data) as Partial<Alert> & { topic?: unknown };
         // Not an alert but news for a part of the page (e.g. a screen file changed): told, never shown.
-        if (typeof alert.topic === 'string') return void window.dispatchEvent(new CustomEvent(PUSH_TOPIC_EVENT, { detail: alert }));
+        if (typeof alert.topic === 'string')
+          return void window.dispatchEvent(new CustomEvent(PUSH_TOPIC_EVENT, { detail: alert }));
         if (alert.title || alert.message) options.onAlert(alert as Alert);
       } catch {
         // Not an alert: nothing to show.

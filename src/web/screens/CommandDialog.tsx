@@ -39,7 +39,10 @@ export function CommandDialog({ screen, action, count, running, serverErrors, on
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const formScreen = useMemo(() => commandFormScreen(screen, action), [screen, action]);
-  const initial = useMemo(() => Object.fromEntries(formScreen.fields.filter((f) => f.default !== undefined).map((f) => [f.key, f.default])), [formScreen]);
+  const initial = useMemo(
+    () => Object.fromEntries(formScreen.fields.filter((f) => f.default !== undefined).map((f) => [f.key, f.default])),
+    [formScreen],
+  );
   const form = useRecordForm(formScreen, initial);
   const label = action.label?.[locale] ?? t('screen.command');
   const submit = () => {

@@ -76,7 +76,13 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
         {t(main)}
       </Button>
       {orgId !== 0 && !basic && (
-        <Button onClick={() => (flagged.length === 0 ? notify.warning(t('screen.selectFirst')) : void call('confirmUpdate', { ids: flagged }))}>
+        <Button
+          onClick={() =>
+            flagged.length === 0
+              ? notify.warning(t('screen.selectFirst'))
+              : void call('confirmUpdate', { ids: flagged })
+          }
+        >
           {t('publicData.confirmUpdate')}
         </Button>
       )}
@@ -85,9 +91,20 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
         title={t('publicData.distribute')}
         onCancel={() => setDialog(undefined)}
         confirmLoading={busy}
-        onOk={() => (chosen.length === 0 ? notify.warning(t('publicData.noLab')) : void call('distribute', { ids: selected.join(','), orgIds: chosen.join(',') }))}
+        onOk={() =>
+          chosen.length === 0
+            ? notify.warning(t('publicData.noLab'))
+            : void call('distribute', { ids: selected.join(','), orgIds: chosen.join(',') })
+        }
       >
-        <Select mode="multiple" style={{ width: '100%' }} options={labs} value={chosen} onChange={setChosen} placeholder={t('publicData.chooseLabs')} />
+        <Select
+          mode="multiple"
+          style={{ width: '100%' }}
+          options={labs}
+          value={chosen}
+          onChange={setChosen}
+          placeholder={t('publicData.chooseLabs')}
+        />
       </Modal>
       <Modal
         open={dialog === 'import'}
@@ -95,7 +112,9 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
         title={t('publicData.import')}
         onCancel={() => setDialog(undefined)}
         confirmLoading={busy}
-        onOk={() => (chosen.length === 0 ? notify.warning(t('screen.selectFirst')) : void call('importPublic', { ids: chosen }))}
+        onOk={() =>
+          chosen.length === 0 ? notify.warning(t('screen.selectFirst')) : void call('importPublic', { ids: chosen })
+        }
       >
         <Table<ScreenRecord>
           rowKey="id"

@@ -23,7 +23,15 @@ interface Props {
  * The create / edit / view dialog of a screen: the record form built from the schema's fields, checked
  * by the same validateRecord the server runs, so both refuse a record with the same words.
  */
-export const RecordDialog = memo(function RecordDialog({ screen, mode, initial, serverErrors, saving, onSave, onClose }: Props) {
+export const RecordDialog = memo(function RecordDialog({
+  screen,
+  mode,
+  initial,
+  serverErrors,
+  saving,
+  onSave,
+  onClose,
+}: Props) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const form = useRecordForm(screen, initial);

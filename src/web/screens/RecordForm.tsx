@@ -10,7 +10,15 @@ import { validateRecord, type FieldError } from '../../shared/screens/validate';
 import { i18n } from '../i18n';
 import { toRjsfSchema, toUiSchema, type DialogMode } from './rjsfSchema';
 import { LocalNumberWidget, LocalTextWidget } from './widgets/LocalTextWidget';
-import { DateRangeWidget, DateWidget, DictionaryWidget, OptionsWidget, RemoteSelectWidget, SwitchWidget, TreeWidget } from './widgets/SelectWidgets';
+import {
+  DateRangeWidget,
+  DateWidget,
+  DictionaryWidget,
+  OptionsWidget,
+  RemoteSelectWidget,
+  SwitchWidget,
+  TreeWidget,
+} from './widgets/SelectWidgets';
 import { TreeCheckWidget } from './widgets/TreeCheckWidget';
 import { FileWidget } from './widgets/FileWidget';
 
@@ -34,7 +42,17 @@ const widgets: RegistryWidgetsType = {
 };
 
 /** A light field frame (label, control, help, error): antd's Form.Item grid costs most of a keystroke. */
-function FieldTemplate({ id, label, required, children, rawErrors, rawHelp, hidden, classNames, schema }: FieldTemplateProps) {
+function FieldTemplate({
+  id,
+  label,
+  required,
+  children,
+  rawErrors,
+  rawHelp,
+  hidden,
+  classNames,
+  schema,
+}: FieldTemplateProps) {
   if (hidden) return <div hidden>{children}</div>;
   if (schema.type === 'object') return children;
   const error = rawErrors?.[0];

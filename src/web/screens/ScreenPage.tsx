@@ -1,6 +1,20 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { AxiosError } from 'axios';
-import { Alert, Button, DatePicker, Form, Input, Select, Space, Spin, Table, Tag, theme, Upload, type TableColumnsType } from 'antd';
+import {
+  Alert,
+  Button,
+  DatePicker,
+  Form,
+  Input,
+  Select,
+  Space,
+  Spin,
+  Table,
+  Tag,
+  theme,
+  Upload,
+  type TableColumnsType,
+} from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSnapshot } from 'valtio';
 import type { ActionDef, FieldDef, ScreenSchema } from '../../shared/screens/fields';
@@ -48,11 +62,22 @@ const ACTION_PERMISSION: Record<ActionDef['kind'], ScreenAction> = {
  * A period filter: [from, to] as the list query's keyFrom / keyTo. A datetime's last day counts whole
  * (a run at 08:00 on the last day is in the period).
  */
-function DateRangeFilter({ field, value, onChange }: { field: FieldDef; value?: unknown; onChange?: (v: unknown) => void }) {
+function DateRangeFilter({
+  field,
+  value,
+  onChange,
+}: {
+  field: FieldDef;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
   const [from, to] = (value as (string | undefined)[] | undefined) ?? [];
   const end = field.type === 'datetime' ? 'YYYY-MM-DD 23:59:59' : 'YYYY-MM-DD';
   // A new array each render would reset the picker while the user types the second date.
-  const range = useMemo((): [Dayjs | null, Dayjs | null] | null => (from || to ? [from ? dayjs(from) : null, to ? dayjs(to) : null] : null), [from, to]);
+  const range = useMemo(
+    (): [Dayjs | null, Dayjs | null] | null => (from || to ? [from ? dayjs(from) : null, to ? dayjs(to) : null] : null),
+    [from, to],
+  );
   return (
     <DatePicker.RangePicker
       value={range}
@@ -64,10 +89,20 @@ function DateRangeFilter({ field, value, onChange }: { field: FieldDef; value?: 
 }
 
 /** A filter's control; Form.Item hands it value and onChange, passed on to the antd input. */
-function FilterControl({ field, locale, ...control }: { field: FieldDef; locale: Locale; value?: unknown; onChange?: (v: unknown) => void }) {
+function FilterControl({
+  field,
+  locale,
+  ...control
+}: {
+  field: FieldDef;
+  locale: Locale;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
   const { dictionaries } = useSnapshot(dictionaryState);
   // Dates filter by range unless the schema says otherwise (the server's default too).
-  if ((field.type === 'date' || field.type === 'datetime') && (field.filter ?? 'range') === 'range') return <DateRangeFilter field={field} {...control} />;
+  if ((field.type === 'date' || field.type === 'datetime') && (field.filter ?? 'range') === 'range')
+    return <DateRangeFilter field={field} {...control} />;
   if (field.type === 'enum' || field.type === 'boolean') {
     const options =
       field.type === 'boolean'
@@ -76,18 +111,40 @@ function FilterControl({ field, locale, ...control }: { field: FieldDef; locale:
             { value: 'false', label: locale === 'zh-CN' ? '否' : 'No' },
           ]
         : field.dictionary
-          ? (dictionaries.find((d) => d.name === field.dictionary)?.details ?? []).map((d) => ({ value: d.value, label: d.label }))
+          ? (dictionaries.find((d) => d.name === field.dictionary)?.details ?? []).map((d) => ({
+              value: d.value,
+              label: d.label,
+            }))
           : (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label[locale] }));
-    return <Select {...control} value={control.value as string | undefined} allowClear options={options} style={{ width: 140 }} placeholder={field.label[locale]} />;
+    return (
+      <Select
+        {...control}
+        value={control.value as string | undefined}
+        allowClear
+        options={options}
+        style={{ width: 140 }}
+        placeholder={field.label[locale]}
+      />
+    );
   }
-  return <Input {...control} value={control.value as string | undefined} allowClear placeholder={field.label[locale]} style={{ width: 160 }} />;
+  return (
+    <Input
+      {...control}
+      value={control.value as string | undefined}
+      allowClear
+      placeholder={field.label[locale]}
+      style={{ width: 160 }}
+    />
+  );
 }
 
 function FilterBar({ screen, list }: { screen: ScreenSchema; list: ListController }) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const [form] = Form.useForm();
-  const fields = (screen.filters ?? []).map((k) => screen.fields.find((f) => f.key === k)).filter((f): f is FieldDef => !!f);
+  const fields = (screen.filters ?? [])
+    .map((k) => screen.fields.find((f) => f.key === k))
+    .filter((f): f is FieldDef => !!f);
   if (fields.length === 0) return null;
   const apply = () => list.setFilters(form.getFieldsValue() as Record<string, unknown>);
   return (
@@ -121,7 +178,8 @@ function defaultsOf(screen: ScreenSchema): RecordValues {
 
 /** Field errors the server answered (400 with resultObject.errors), else none. */
 function serverFieldErrors(error: unknown): FieldError[] {
-  if (error instanceof AxiosError) return (error.response?.data as { resultObject?: { errors?: FieldError[] } })?.resultObject?.errors ?? [];
+  if (error instanceof AxiosError)
+    return (error.response?.data as { resultObject?: { errors?: FieldError[] } })?.resultObject?.errors ?? [];
   return [];
 }
 
@@ -144,7 +202,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   /** The command being run (its button key): that button spins, the other commands wait. */
   const [running, setRunning] = useState<string>();
   /** A command waiting for its dialog's inputs (action.fields), with the rows it runs on. */
-  const [asking, setAsking] = useState<{ action: ActionDef; records: ScreenRecord[]; key: string; errors: FieldError[] }>();
+  const [asking, setAsking] = useState<{
+    action: ActionDef;
+    records: ScreenRecord[];
+    key: string;
+    errors: FieldError[];
+  }>();
   /** Rows of a tree list the user folded. */
   const [folded, setFolded] = useState<ReadonlySet<number>>(new Set());
   // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
@@ -210,7 +273,9 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
     if (action.fields && !values) return setAsking({ action, records, key, errors: [] });
     const label = action.label?.[locale] ?? t('screen.command');
     // The list's filters and sort, not its page: a toolbar command works on the whole list.
-    const listQuery = Object.fromEntries(Object.entries(queryOf(list.params)).filter(([k]) => k !== 'page' && k !== 'size'));
+    const listQuery = Object.fromEntries(
+      Object.entries(queryOf(list.params)).filter(([k]) => k !== 'page' && k !== 'size'),
+    );
     const go = async () => {
       setRunning(key);
       try {
@@ -234,8 +299,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       onOk: go,
     });
   };
-  const commandKey = (scope: string, action: ActionDef, id?: number) => `${scope}:${action.name ?? action.endpoint}:${id ?? ''}`;
-  const commandButton = (key: string) => ({ loading: running === key, disabled: running !== undefined && running !== key });
+  const commandKey = (scope: string, action: ActionDef, id?: number) =>
+    `${scope}:${action.name ?? action.endpoint}:${id ?? ''}`;
+  const commandButton = (key: string) => ({
+    loading: running === key,
+    disabled: running !== undefined && running !== key,
+  });
 
   const runToolbar = async (action: ActionDef) => {
     if (action.kind === 'create') return dialog.open('create');
@@ -287,7 +356,11 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         title: t('publicData.column'),
         width: 100,
         render: (_: unknown, record: ScreenRecord) =>
-          record.syncFlag === 1 ? <Tag color="green">{t('publicData.synced')}</Tag> : record.syncFlag === 2 ? <Tag color="orange">{t('publicData.updated')}</Tag> : null,
+          record.syncFlag === 1 ? (
+            <Tag color="green">{t('publicData.synced')}</Tag>
+          ) : record.syncFlag === 2 ? (
+            <Tag color="orange">{t('publicData.updated')}</Tag>
+          ) : null,
       });
     }
     if (rowActions.length > 0) {
@@ -334,7 +407,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
   return (
-    <div className="screen-page" data-screen={screen.id} ref={pageRef} style={{ minHeight: layout.page, boxSizing: 'border-box' }}>
+    <div
+      className="screen-page"
+      data-screen={screen.id}
+      ref={pageRef}
+      style={{ minHeight: layout.page, boxSizing: 'border-box' }}
+    >
       <FilterBar screen={screen} list={list} />
       <Space className="screen-toolbar" wrap>
         {toolbar.map((a) =>
@@ -355,7 +433,10 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
                     const errors = serverFieldErrors(e);
                     feedback.modal.error({
                       title: t('screen.importFailed'),
-                      content: errors.length > 0 ? errors.map((er, i) => <div key={i}>{er.message}</div>) : errorMessage(e, t('screen.importFailed')),
+                      content:
+                        errors.length > 0
+                          ? errors.map((er, i) => <div key={i}>{er.message}</div>)
+                          : errorMessage(e, t('screen.importFailed')),
                     });
                   })
                   .finally(() => setBusy(false));
@@ -368,14 +449,22 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
             <Button
               key={a.kind + (a.name ?? a.endpoint ?? '')}
               type={a.kind === 'create' ? 'primary' : 'default'}
-              {...(a.kind === 'command' ? commandButton(commandKey('toolbar', a)) : { loading: a.kind === 'export' && busy })}
+              {...(a.kind === 'command'
+                ? commandButton(commandKey('toolbar', a))
+                : { loading: a.kind === 'export' && busy })}
               onClick={() => void runToolbar(a)}
             >
               {a.label?.[locale] ?? t(`screen.${a.kind}` as 'screen.create')}
             </Button>
           ),
         )}
-        <PublicDataActions screen={screen} basic={basic} selected={selection.selected} records={list.records} onDone={list.reload} />
+        <PublicDataActions
+          screen={screen}
+          basic={basic}
+          selected={selection.selected}
+          records={list.records}
+          onDone={list.reload}
+        />
         {batch.map((a) => (
           <Button
             key={`batch-${a.kind}-${a.name ?? a.endpoint ?? ''}`}
@@ -383,11 +472,14 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
             {...(a.kind === 'command' ? commandButton(commandKey('batch', a)) : {})}
             onClick={() => runBatch(a)}
           >
-            {a.label?.[locale] ?? t(a.kind === 'delete' ? 'screen.batchDelete' : (`screen.${a.kind}` as 'screen.create'))}
+            {a.label?.[locale] ??
+              t(a.kind === 'delete' ? 'screen.batchDelete' : (`screen.${a.kind}` as 'screen.create'))}
           </Button>
         ))}
       </Space>
-      {list.error !== undefined && <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />}
+      {list.error !== undefined && (
+        <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />
+      )}
       {screen.chart && (
         <Suspense fallback={<Spin className="screen-chart-loading" />}>
           <ScreenChart screen={screen} list={list} />
@@ -409,12 +501,18 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
             ? {
                 // Every branch open unless the user folded it: the rows arrive after the first render.
                 expandedRowKeys: parents.filter((id) => !folded.has(id)),
-                onExpand: (open, record) => setFolded((f) => (open ? new Set([...f].filter((id) => id !== record.id)) : new Set(f).add(record.id))),
+                onExpand: (open, record) =>
+                  setFolded((f) =>
+                    open ? new Set([...f].filter((id) => id !== record.id)) : new Set(f).add(record.id),
+                  ),
               }
             : undefined
         }
         // Virtual rows want the table's width as a number (antd warns otherwise): their columns' sum.
-        scroll={{ x: virtual ? laidOut.reduce((sum, c) => sum + Number(c.width ?? 0), selectionColumn) : 'max-content', y: layout.body }}
+        scroll={{
+          x: virtual ? laidOut.reduce((sum, c) => sum + Number(c.width ?? 0), selectionColumn) : 'max-content',
+          y: layout.body,
+        }}
         rowSelection={
           selectionMode === 'none'
             ? undefined
@@ -424,13 +522,17 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
                 selectedRowKeys: selection.selected,
                 onChange: (keys) => selection.setSelected(keys as number[]),
                 // Only where the schema limits selection: otherwise antd would ask for each of 500 rows.
-                getCheckboxProps: screen.list?.selectableWhen ? (record) => ({ disabled: !selection.selectable(record) }) : undefined,
+                getCheckboxProps: screen.list?.selectableWhen
+                  ? (record) => ({ disabled: !selection.selectable(record) })
+                  : undefined,
               }
         }
         onChange={(pagination, _filters, sorter) => {
           const s = Array.isArray(sorter) ? sorter[0] : sorter;
           const field = s?.order ? String(s.columnKey) : undefined;
-          const next = field ? { field, order: s!.order === 'ascend' ? ('asc' as const) : ('desc' as const) } : screen.list?.defaultSort;
+          const next = field
+            ? { field, order: s!.order === 'ascend' ? ('asc' as const) : ('desc' as const) }
+            : screen.list?.defaultSort;
           if (JSON.stringify(next) !== JSON.stringify(list.params.sort)) list.setSort(next);
           else list.setPage(pagination.current ?? 1, pagination.pageSize ?? list.params.size);
         }}
@@ -438,12 +540,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
           tree
             ? false
             : {
-          current: list.params.page,
-          pageSize: list.params.size,
-          total: list.total,
-          showSizeChanger: true,
-          pageSizeOptions: (screen.list?.pageSizes ?? pageSizes).map(String),
-          showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
+                current: list.params.page,
+                pageSize: list.params.size,
+                total: list.total,
+                showSizeChanger: true,
+                pageSizeOptions: (screen.list?.pageSizes ?? pageSizes).map(String),
+                showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
               }
         }
       />

@@ -64,7 +64,10 @@ async function readBlobError(error: unknown): Promise<never> {
 async function takeAnswer(response: AxiosResponse<Blob>, action: ActionDef): Promise<void> {
   const type = String(response.headers['content-type'] ?? '');
   if (type.includes('application/json')) return;
-  saveFile(response.data, fileNameOf(response.headers['content-disposition'] as string | undefined, action.label?.['zh-CN'] ?? 'download'));
+  saveFile(
+    response.data,
+    fileNameOf(response.headers['content-disposition'] as string | undefined, action.label?.['zh-CN'] ?? 'download'),
+  );
 }
 
 /**

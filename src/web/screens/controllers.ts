@@ -30,7 +30,13 @@ export function useListController(screen: ScreenSchema, defaultPageSize: number,
   // Each answer remembers the query it answers: loading is "the last answer is for another query".
   const key = `${JSON.stringify(params)}#${version}`;
   // `more`: the server stopped counting at `total` (LIMS_LIST_COUNT_CAP); there are more rows than that.
-  const [answer, setAnswer] = useState<{ key: string; records: ScreenRecord[]; total: number; more?: boolean; error?: unknown }>({
+  const [answer, setAnswer] = useState<{
+    key: string;
+    records: ScreenRecord[];
+    total: number;
+    more?: boolean;
+    error?: unknown;
+  }>({
     key: '',
     records: [],
     total: 0,

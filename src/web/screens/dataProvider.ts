@@ -40,7 +40,10 @@ const one = (screen: ScreenSchema, endpoint: string | undefined, id: number) =>
 export const dataProvider = {
   getScreen: (id: string) => getResult<ScreenSchema>(`/api/ui/screens/${encodeURIComponent(id)}`),
   getList: (screen: ScreenSchema, params: ListParams) =>
-    getResult<{ records: ScreenRecord[]; total: number; more?: boolean }>(screen.endpoints?.list ?? base(screen), queryOf(params)),
+    getResult<{ records: ScreenRecord[]; total: number; more?: boolean }>(
+      screen.endpoints?.list ?? base(screen),
+      queryOf(params),
+    ),
   getOne: (screen: ScreenSchema, id: number) => getResult<ScreenRecord>(one(screen, screen.endpoints?.get, id)),
   async create(screen: ScreenSchema, data: RecordValues) {
     const { data: body } = await http.post<Result<ScreenRecord>>(screen.endpoints?.create ?? base(screen), data);
@@ -52,11 +55,15 @@ export const dataProvider = {
   },
   async deleteMany(screen: ScreenSchema, ids: number[]) {
     if (ids.length === 1) await http.delete(one(screen, screen.endpoints?.delete, ids[0]!));
-    else if (screen.endpoints?.delete) for (const id of ids) await http.delete(one(screen, screen.endpoints.delete, id));
+    else if (screen.endpoints?.delete)
+      for (const id of ids) await http.delete(one(screen, screen.endpoints.delete, id));
     else await http.post(`${base(screen)}/batchDelete`, { ids });
   },
   async exportFile(screen: ScreenSchema, params: ListParams): Promise<Blob> {
-    const { data } = await http.get<Blob>(`${base(screen)}/export.xlsx`, { params: queryOf(params), responseType: 'blob' });
+    const { data } = await http.get<Blob>(`${base(screen)}/export.xlsx`, {
+      params: queryOf(params),
+      responseType: 'blob',
+    });
     return data;
   },
   /** The sheet goes to the resource's own import, or to the call the import action names (told the file's name). */

@@ -18,7 +18,9 @@ const DOWNLOAD = { 'zh-CN': '下载', 'en-US': 'Download' };
 function enumLabel(field: FieldDef, value: unknown, locale: Locale): string {
   const own = optionLabel(field, value, locale);
   if (own !== undefined) return own;
-  const entry = field.dictionary ? dictionaryState.dictionaries.find((d) => d.name === field.dictionary)?.details.find((d) => d.value === value) : undefined;
+  const entry = field.dictionary
+    ? dictionaryState.dictionaries.find((d) => d.name === field.dictionary)?.details.find((d) => d.value === value)
+    : undefined;
   return entry?.label ?? String(value);
 }
 
@@ -35,7 +37,11 @@ export function fieldValue(field: FieldDef, record: ScreenRecord, locale: Locale
     case 'enum': {
       if (Array.isArray(value)) return <>{value.map((v) => enumLabel(field, v, locale)).join('、')}</>;
       const option = field.options?.find((o) => o.value === value);
-      return option?.color ? <Tag color={option.color}>{option.label[locale]}</Tag> : <>{enumLabel(field, value, locale)}</>;
+      return option?.color ? (
+        <Tag color={option.color}>{option.label[locale]}</Tag>
+      ) : (
+        <>{enumLabel(field, value, locale)}</>
+      );
     }
     case 'boolean':
       return <Tag color={value ? 'green' : 'default'}>{value ? YES[locale] : NO[locale]}</Tag>;
@@ -61,7 +67,18 @@ export function fieldValue(field: FieldDef, record: ScreenRecord, locale: Locale
       // A rich list reads as its rows, each by its first field.
       const first = field.itemFields?.[0];
       const rows = value as RecordValues[];
-      return <>{first ? rows.map((row, i) => <Fragment key={i}>{i > 0 && '、'}{fieldValue(first, row as ScreenRecord, locale)}</Fragment>) : rows.length}</>;
+      return (
+        <>
+          {first
+            ? rows.map((row, i) => (
+                <Fragment key={i}>
+                  {i > 0 && '、'}
+                  {fieldValue(first, row as ScreenRecord, locale)}
+                </Fragment>
+              ))
+            : rows.length}
+        </>
+      );
     }
     default:
       return <>{String(value)}</>;

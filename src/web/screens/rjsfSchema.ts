@@ -14,7 +14,10 @@ function widgetOf(field: FieldDef, locale: Locale): UiSchema {
       return { 'ui:widget': 'LocalTextWidget', 'ui:options': { rows: 3 } };
     case 'integer':
     case 'number':
-      return { 'ui:widget': 'LocalNumberWidget', ...(field.precision !== undefined && { 'ui:options': { precision: field.precision } }) };
+      return {
+        'ui:widget': 'LocalNumberWidget',
+        ...(field.precision !== undefined && { 'ui:options': { precision: field.precision } }),
+      };
     case 'money':
       return { 'ui:widget': 'LocalNumberWidget', 'ui:options': { precision: field.precision ?? 2, prefix: '¥' } };
     case 'barcode':
@@ -35,7 +38,10 @@ function widgetOf(field: FieldDef, locale: Locale): UiSchema {
         ? { 'ui:widget': 'DictionaryWidget', 'ui:options': { dictionary: field.dictionary } }
         : {
             'ui:widget': 'OptionsWidget',
-            'ui:options': { choices: (field.options ?? []).map((o) => ({ value: o.value, label: o.label[locale] })), multiple: field.multiple === true },
+            'ui:options': {
+              choices: (field.options ?? []).map((o) => ({ value: o.value, label: o.label[locale] })),
+              multiple: field.multiple === true,
+            },
           };
     case 'reference':
       return { 'ui:widget': 'RemoteSelectWidget', 'ui:options': { ...field.reference } };
@@ -45,7 +51,9 @@ function widgetOf(field: FieldDef, locale: Locale): UiSchema {
       // Each row of a rich list is edited with the same widgets as a field of its own type.
       return {
         'ui:options': { orderable: false },
-        items: Object.fromEntries((field.itemFields ?? []).map((f) => [f.key, { ...widgetOf(f, locale), 'ui:classNames': 'span-1' }])),
+        items: Object.fromEntries(
+          (field.itemFields ?? []).map((f) => [f.key, { ...widgetOf(f, locale), 'ui:classNames': 'span-1' }]),
+        ),
       };
     default:
       return { 'ui:widget': 'LocalTextWidget' };
@@ -85,7 +93,9 @@ export function toUiSchema(screen: ScreenSchema, mode: DialogMode, record: Recor
   for (const field of formFields(screen)) {
     const hidden = !matches(field.visibleWhen, record);
     const disabled =
-      mode === 'view' || (mode === 'edit' && field.form?.readOnlyOnEdit) || (field.enabledWhen !== undefined && !matches(field.enabledWhen, record));
+      mode === 'view' ||
+      (mode === 'edit' && field.form?.readOnlyOnEdit) ||
+      (field.enabledWhen !== undefined && !matches(field.enabledWhen, record));
     ui[field.key] = {
       ...widgetOf(field, locale),
       ...(hidden && { 'ui:widget': 'hidden' }),

@@ -54,7 +54,10 @@ export function useTableLayout(page: RefObject<HTMLElement | null>): TableLayout
   useLayoutEffect(() => {
     const update = () => {
       const next = page.current ? measure(page.current) : undefined;
-      if (next) setLayout((prev) => (prev.page === next.page && prev.body === next.body && prev.width === next.width ? prev : next));
+      if (next)
+        setLayout((prev) =>
+          prev.page === next.page && prev.body === next.body && prev.width === next.width ? prev : next,
+        );
     };
     update();
     // After the frame, not inside the observer's callback: a size set there would be observed again

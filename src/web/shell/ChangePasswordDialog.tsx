@@ -20,7 +20,15 @@ interface PasswordForm {
  * Spec 2.5 / 5: the change-password dialog. Rules are checked on blur with the spec's messages (the
  * same rule functions the server runs). When `forced` (passwordFlag 1) it cannot be closed.
  */
-export default function ChangePasswordDialog({ open, forced, onClose }: { open: boolean; forced: boolean; onClose: () => void }) {
+export default function ChangePasswordDialog({
+  open,
+  forced,
+  onClose,
+}: {
+  open: boolean;
+  forced: boolean;
+  onClose: () => void;
+}) {
   const t = useT();
   const navigate = useNavigate();
   const [form] = Form.useForm<PasswordForm>();
@@ -88,7 +96,9 @@ export default function ChangePasswordDialog({ open, forced, onClose }: { open: 
           label={t('password.confirm')}
           // Spec 5: changing the new password re-checks a confirmation already typed.
           dependencies={['newPassword']}
-          rules={[rule((value) => checkConfirmPassword(form.getFieldValue('newPassword') as string | undefined, value))]}
+          rules={[
+            rule((value) => checkConfirmPassword(form.getFieldValue('newPassword') as string | undefined, value)),
+          ]}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>

@@ -43,7 +43,11 @@ function useSearchItems(): SearchItem[] {
     () =>
       flattenRoutes(routes as typeof routeState.routes)
         .filter((r) => r.isLeaf && !r.meta.hidden && r.meta.title)
-        .map((r) => ({ path: r.fullPath, title: r.meta.title[locale], label: r.chain.map((m) => m.title[locale]).join(' > ') })),
+        .map((r) => ({
+          path: r.fullPath,
+          title: r.meta.title[locale],
+          label: r.chain.map((m) => m.title[locale]).join(' > '),
+        })),
     [routes, locale],
   );
 }
@@ -83,7 +87,11 @@ export function HeaderSearch() {
     <Dropdown
       open={focused && results.length > 0}
       rootClassName="header-search-dropdown"
-      menu={{ items: results.map((r) => ({ key: r.path, label: r.label })), selectedKeys: current ? [current.path] : [], onClick: ({ key }) => open(key) }}
+      menu={{
+        items: results.map((r) => ({ key: r.path, label: r.label })),
+        selectedKeys: current ? [current.path] : [],
+        onClick: ({ key }) => open(key),
+      }}
       // Choosing with the mouse must not take the focus from the box first, which would close the list.
       popupRender={(menu) => <div onMouseDown={(e) => e.preventDefault()}>{menu}</div>}
     >

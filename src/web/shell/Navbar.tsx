@@ -118,7 +118,12 @@ export function Navbar() {
             onClick={() => setLocale(i18n.locale === 'zh-CN' ? 'en-US' : 'zh-CN')}
           />
         </Tooltip>
-        <Button type="text" aria-label={t('shell.settings')} icon={<SettingOutlined />} onClick={() => setSettingsOpen(true)} />
+        <Button
+          type="text"
+          aria-label={t('shell.settings')}
+          icon={<SettingOutlined />}
+          onClick={() => setSettingsOpen(true)}
+        />
         <Dropdown
           trigger={['click']}
           menu={{

@@ -139,8 +139,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
         console.error('获取拷贝对象的流程xml失败', e);
         throw e;
       }
-      return (await api.saveModelXml(target.id, retargetDiagram(xml, target.key, target.name), ''))
-        .resultMessage;
+      return (await api.saveModelXml(target.id, retargetDiagram(xml, target.key, target.name), '')).resultMessage;
     }, wt('拷贝失败'));
 
   const needSelection = () => {
@@ -171,8 +170,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
     void submit(async () => (await api.syncModels(pending, 2)).message, wt('更新失败'));
   };
 
-  const publicLabel =
-    orgId === 0 ? wt('下发公共数据') : isMainLab === 1 ? wt('同步公共数据') : wt('导入公共数据');
+  const publicLabel = orgId === 0 ? wt('下发公共数据') : isMainLab === 1 ? wt('同步公共数据') : wt('导入公共数据');
   const showPublic = isOnlyLab !== 1 && isAdmin;
 
   const columns: TableColumnsType<ModelRow> = [
@@ -275,7 +273,12 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
   };
 
   return (
-    <div className="process-model-list" data-testid="process-model-list" ref={pageRef} style={{ minHeight: layout.page, boxSizing: 'border-box' }}>
+    <div
+      className="process-model-list"
+      data-testid="process-model-list"
+      ref={pageRef}
+      style={{ minHeight: layout.page, boxSizing: 'border-box' }}
+    >
       <Space wrap style={{ marginBottom: 8 }}>
         <Input.Search
           placeholder={wt('流程名称')}
@@ -292,9 +295,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
         </Button>
         {showPublic && (
           <Button
-            onClick={() =>
-              void publicData().catch((e: unknown) => notify.error(errorMessage(e, wt('查询失败'))))
-            }
+            onClick={() => void publicData().catch((e: unknown) => notify.error(errorMessage(e, wt('查询失败'))))}
             loading={busy}
           >
             {publicLabel}
@@ -325,9 +326,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
             : undefined
         }
       />
-      {dialog?.kind === 'add' && (
-        <NewModelDialog busy={busy} onOk={add} onCancel={() => setDialog(undefined)} />
-      )}
+      {dialog?.kind === 'add' && <NewModelDialog busy={busy} onOk={add} onCancel={() => setDialog(undefined)} />}
       {dialog?.kind === 'import' && (
         <ImportDialog
           rows={dialog.rows}

@@ -29,7 +29,8 @@ export interface ListParams {
 
 /** Spec 7.5: only resultCode 200 is success; another envelope, even in an HTTP 200, is a refusal with its message. */
 function succeeded<T>(res: AxiosResponse<Result<T>>): Result<T> {
-  if (res.data?.resultCode !== 200) throw new AxiosError(res.data?.resultMessage, AxiosError.ERR_BAD_RESPONSE, res.config, res.request, res);
+  if (res.data?.resultCode !== 200)
+    throw new AxiosError(res.data?.resultMessage, AxiosError.ERR_BAD_RESPONSE, res.config, res.request, res);
   return res.data;
 }
 
@@ -46,9 +47,7 @@ export async function insertModel(body: {
 }
 
 export const modelXml = (id: string) =>
-  getResult<{ bpmnXml: string; svgXml: string | null; name: string; key: string }>(
-    `/api/workflow/model/${id}/xml`,
-  );
+  getResult<{ bpmnXml: string; svgXml: string | null; name: string; key: string }>(`/api/workflow/model/${id}/xml`);
 
 /** Saved form-encoded, as the spec's server reads it (.bpmn20.xml text, UTF-8). */
 export async function saveModelXml(id: string, bpmnXml: string, svgXml: string) {
@@ -65,7 +64,9 @@ export async function deleteModel(modelId: string) {
 }
 
 export async function deployModel(modelId: string) {
-  return succeeded(await http.get<Result<{ deploymentId: string }>>('/api/workflow/model/deploy', { params: { modelId } }));
+  return succeeded(
+    await http.get<Result<{ deploymentId: string }>>('/api/workflow/model/deploy', { params: { modelId } }),
+  );
 }
 
 interface Done {
@@ -86,8 +87,7 @@ export async function issueModels(ids: string[], orgIds: number[]) {
   return data;
 }
 
-export const organizations = () =>
-  getResult<{ id: number; name: string; labType: string }[]>('/api/organization/all');
+export const organizations = () => getResult<{ id: number; name: string; labType: string }[]>('/api/organization/all');
 
 /** Lab data the designer offers; each degrades to "not available" when the call is missing or refused. */
 export interface Lookup<T> {
@@ -99,16 +99,13 @@ async function lookup<T>(load: () => Promise<T[]>): Promise<Lookup<T>> {
   try {
     return { items: await load(), unavailable: false };
   } catch (e) {
-    if (e instanceof AxiosError && e.response && e.response.status < 500)
-      return { items: [], unavailable: true };
+    if (e instanceof AxiosError && e.response && e.response.status < 500) return { items: [], unavailable: true };
     throw e;
   }
 }
 
 export const formPages = (orgId: number) =>
-  lookup(() =>
-    getResult<{ id: number | string; pageName: string }[]>('/api/form/findAllFormInfos', { orgId }),
-  );
+  lookup(() => getResult<{ id: number | string; pageName: string }[]>('/api/form/findAllFormInfos', { orgId }));
 
 async function formColumns(id: string): Promise<Record<string, string>> {
   const text = await getResult<string>('/api/form/findFormColsById', { id });

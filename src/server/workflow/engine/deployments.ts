@@ -18,16 +18,20 @@ export interface DeployInput {
   deployedBy: number;
 }
 
-export async function deployProcess(db: Database, input: DeployInput): Promise<{ deploymentId: string; version: number }> {
+export async function deployProcess(
+  db: Database,
+  input: DeployInput,
+): Promise<{ deploymentId: string; version: number }> {
   const problems = await modelProblems(await readModel(input.xml), input.key);
   if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.slice(0, 5).join('; ') });
   return db.transaction(async (tx) => {
     // Two deploys of one key at once would otherwise both read the same max(version).
     await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_deployment:${input.key}`, input.orgId]);
-    const row = await one<{ next: number }>(tx, 'select coalesce(max(version), 0) + 1 as next from process_deployment where org_id = $1 and key = $2', [
-      input.orgId,
-      input.key,
-    ]);
+    const row = await one<{ next: number }>(
+      tx,
+      'select coalesce(max(version), 0) + 1 as next from process_deployment where org_id = $1 and key = $2',
+      [input.orgId, input.key],
+    );
     const deploymentId = randomUUID();
     const version = Number(row?.next ?? 1);
     await tx.query(
@@ -63,5 +67,9 @@ export async function deploymentInfo(db: Queryable, id: string): Promise<Deploym
 
 /** The newest deployment of a process key in an organisation (start by key, call activities). */
 export async function latestDeployment(db: Queryable, orgId: number, key: string): Promise<DeploymentInfo | undefined> {
-  return one<DeploymentInfo>(db, `select ${INFO} from process_deployment where org_id = $1 and key = $2 order by version desc limit 1`, [orgId, key]);
+  return one<DeploymentInfo>(
+    db,
+    `select ${INFO} from process_deployment where org_id = $1 and key = $2 order by version desc limit 1`,
+    [orgId, key],
+  );
 }

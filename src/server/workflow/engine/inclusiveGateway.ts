@@ -14,9 +14,5 @@ const { InclusiveGatewayBehaviour } = gateways as unknown as { InclusiveGatewayB
  */
 export function InclusiveGateway(activityDef: object, context: unknown) {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bpmn-elements types Activity's constructor loosely
-  return new (Activity as any)(
-    InclusiveGatewayBehaviour,
-    { ...activityDef, isParallelGateway: true },
-    context,
-  );
+  return new (Activity as any)(InclusiveGatewayBehaviour, { ...activityDef, isParallelGateway: true }, context);
 }

@@ -58,7 +58,11 @@ export interface InstanceQuery {
   size: number;
 }
 
-export async function listInstances(db: Queryable, orgId: number, q: InstanceQuery): Promise<{ records: InstanceListRow[]; total: number }> {
+export async function listInstances(
+  db: Queryable,
+  orgId: number,
+  q: InstanceQuery,
+): Promise<{ records: InstanceListRow[]; total: number }> {
   const where = `i.org_id = $1 and ($2::text is null or i.status = $2) and ($3::text is null or i.process_key = $3) and ($4::text is null or i.business_key like '%' || $4 || '%')`;
   const params = [orgId, q.status || null, q.processKey || null, q.businessKey || null];
   const records = await db.query<InstanceListRow>(
@@ -70,7 +74,10 @@ export async function listInstances(db: Queryable, orgId: number, q: InstanceQue
       order by i.started_at desc, i.id limit ${q.size} offset ${(q.page - 1) * q.size}`,
     params,
   );
-  const [count] = await db.query<{ n: number }>(`select count(*)::int as n from process_instance i where ${where}`, params);
+  const [count] = await db.query<{ n: number }>(
+    `select count(*)::int as n from process_instance i where ${where}`,
+    params,
+  );
   return { records, total: count?.n ?? 0 };
 }
 
@@ -89,9 +96,16 @@ export async function setSuspended(db: Database, caller: Caller, id: string, sus
   await db.transaction(async (tx) => {
     const instance = await lockOwn(tx, caller.orgId, id);
     const [from, to] = suspend ? ['running', 'suspended'] : ['suspended', 'running'];
-    if (instance.status !== from) throw conflict(suspend ? 'workflow.instanceNotRunning' : 'workflow.instanceNotSuspended');
+    if (instance.status !== from)
+      throw conflict(suspend ? 'workflow.instanceNotRunning' : 'workflow.instanceNotSuspended');
     await tx.query(`update process_instance set status = $2 where id in (${FAMILY}) and status = $3`, [id, to, from]);
-    await appendLog(tx, caller, { resource: 'processInstance', recordId: id, action: suspend ? 'suspend' : 'resume', before: { status: from }, after: { status: to } });
+    await appendLog(tx, caller, {
+      resource: 'processInstance',
+      recordId: id,
+      action: suspend ? 'suspend' : 'resume',
+      before: { status: from },
+      after: { status: to },
+    });
   });
 }
 
@@ -106,7 +120,12 @@ export async function deleteInstance(db: Database, caller: Caller, id: string): 
       resource: 'processInstance',
       recordId: id,
       action: 'delete',
-      before: { processKey: instance.processKey, businessKey: instance.businessKey, status: instance.status, variables: instance.variables },
+      before: {
+        processKey: instance.processKey,
+        businessKey: instance.businessKey,
+        status: instance.status,
+        variables: instance.variables,
+      },
     });
   });
 }

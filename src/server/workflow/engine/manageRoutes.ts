@@ -29,7 +29,9 @@ export async function manageRoutes(app: FastifyInstance, ctx: AppContext, engine
     if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
     const q = request.query;
     if (q.status && !['running', 'suspended', 'completed'].includes(q.status)) throw badRequest('common.invalid');
-    return ok(await listInstances(db, actor.orgId, { ...q, page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }));
+    return ok(
+      await listInstances(db, actor.orgId, { ...q, page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }),
+    );
   });
 
   /** Suspend, resume and delete change or end someone's work: the organisation's admins only. */
@@ -62,6 +64,9 @@ export async function manageRoutes(app: FastifyInstance, ctx: AppContext, engine
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id <= 0) throw notFound();
     const started = await startForSpecimen(db, engine, actor, id, request.locale);
-    return ok(started, t('workflow.specimenStarted', request.locale, { barcode: started.businessKey, name: started.processName }));
+    return ok(
+      started,
+      t('workflow.specimenStarted', request.locale, { barcode: started.businessKey, name: started.processName }),
+    );
   });
 }

@@ -115,7 +115,9 @@ function normalise(scope: ModdleElement, ctx: ModdleContext, loops: Map<string, 
  * whose loop gives neither count nor list runs once per member of its candidate groups.
  */
 function listLoop(el: ModdleElement): LoopDef | undefined {
-  const loop = el.loopCharacteristics as (ModdleElement & { loopCardinality?: { body?: string }; collection?: string; elementVariable?: string }) | undefined;
+  const loop = el.loopCharacteristics as
+    | (ModdleElement & { loopCardinality?: { body?: string }; collection?: string; elementVariable?: string })
+    | undefined;
   if (loop?.$type !== 'bpmn:MultiInstanceLoopCharacteristics') return undefined;
   const written = attr(loop, 'collection')?.trim();
   let def: LoopDef | undefined;
@@ -137,9 +139,14 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
   const loops = new Map<string, LoopDef>();
   const first = await parse(key, xml, loops);
   // The element types are bound into the source context here, so every engine built from it joins inclusive gateways.
-  const engine = new Engine({ name: key, moddleContext: first, elements: { InclusiveGateway } } as ConstructorParameters<typeof Engine>[0]);
+  const engine = new Engine({
+    name: key,
+    moddleContext: first,
+    elements: { InclusiveGateway },
+  } as ConstructorParameters<typeof Engine>[0]);
   const [definition] = await engine.getDefinitions();
-  const context = (definition as unknown as { environment: { options: { source: unknown } } }).environment.options.source;
+  const context = (definition as unknown as { environment: { options: { source: unknown } } }).environment.options
+    .source;
   const elements = new Map<string, ModdleElement>();
   const collect = (scope: ModdleElement) => {
     for (const el of scope.flowElements ?? []) {
@@ -158,7 +165,8 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
       formKey: attr(el, 'formKey'),
       candidateGroups: splitList(attr(el, 'candidateGroups')),
       candidateUsers: splitList(attr(el, 'candidateUsers')),
-      assignee: attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
+      assignee:
+        attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
     });
   }

@@ -20,21 +20,35 @@ export interface RollbackTarget {
 }
 
 /** The user tasks a task may be sent back to (the 退回指定节点 choice): those reached before, other than its own. */
-export async function rollbackChoices(db: Queryable, task: store.TaskRow): Promise<{ elementId: string; name: string | null }[]> {
+export async function rollbackChoices(
+  db: Queryable,
+  task: store.TaskRow,
+): Promise<{ elementId: string; name: string | null }[]> {
   const visited = await store.visitedTasks(db, task.instanceId);
   return visited.filter((v) => v.elementId !== task.elementId).map(({ elementId, name }) => ({ elementId, name }));
 }
 
-async function targetElement(db: Queryable, task: store.TaskRow, kind: RollbackKind, chosen: string | undefined): Promise<string | undefined> {
+async function targetElement(
+  db: Queryable,
+  task: store.TaskRow,
+  kind: RollbackKind,
+  chosen: string | undefined,
+): Promise<string | undefined> {
   if (kind === 'rollback_last') return task.previousElementId ?? undefined;
   const visited = await store.visitedTasks(db, task.instanceId);
   if (kind === 'rollback_start') return visited[0]?.elementId;
   if (!chosen) throw badRequest('workflow.rollbackTargetRequired');
-  if (!visited.some((v) => v.elementId === chosen)) throw badRequest('workflow.rollbackTargetUnknown', { target: chosen });
+  if (!visited.some((v) => v.elementId === chosen))
+    throw badRequest('workflow.rollbackTargetUnknown', { target: chosen });
   return chosen;
 }
 
-export async function rollbackTarget(tx: Queryable, task: store.TaskRow, kind: RollbackKind, chosen: string | undefined): Promise<RollbackTarget> {
+export async function rollbackTarget(
+  tx: Queryable,
+  task: store.TaskRow,
+  kind: RollbackKind,
+  chosen: string | undefined,
+): Promise<RollbackTarget> {
   const elementId = await targetElement(tx, task, kind, chosen);
   // The first task cannot go further back, and a task is never sent back to itself.
   if (!elementId || elementId === task.elementId) throw badRequest('workflow.rollbackNowhere');

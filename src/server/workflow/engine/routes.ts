@@ -29,31 +29,45 @@ const completeBody = {
   },
 } as const;
 
-type CompleteBody = { result?: string | null; variables?: Record<string, unknown>; targetElementId?: string | null } | null;
+type CompleteBody = {
+  result?: string | null;
+  variables?: Record<string, unknown>;
+  targetElementId?: string | null;
+} | null;
 
 export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext) {
   const { db } = ctx;
   const engine = new WorkflowEngine(db, ctx.push);
 
-  app.post<{ Body: { modelKey?: string; deploymentId?: string; businessKey?: string | null; variables?: Record<string, unknown> } }>(
-    '/api/workflow/process/start',
-    { schema: { body: startBody } },
-    async (request) => {
-      const actor = actorOf(request);
-      if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
-      const { modelKey, deploymentId, businessKey, variables } = request.body;
-      if (!modelKey && !deploymentId) throw badRequest('common.invalid');
-      const id = await engine.start(actor, { modelKey, deploymentId, businessKey: businessKey ?? null, variables: variables ?? {} });
-      return okMessage(request, 'workflow.started', { processInstanceId: id });
-    },
-  );
+  app.post<{
+    Body: {
+      modelKey?: string;
+      deploymentId?: string;
+      businessKey?: string | null;
+      variables?: Record<string, unknown>;
+    };
+  }>('/api/workflow/process/start', { schema: { body: startBody } }, async (request) => {
+    const actor = actorOf(request);
+    if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
+    const { modelKey, deploymentId, businessKey, variables } = request.body;
+    if (!modelKey && !deploymentId) throw badRequest('common.invalid');
+    const id = await engine.start(actor, {
+      modelKey,
+      deploymentId,
+      businessKey: businessKey ?? null,
+      variables: variables ?? {},
+    });
+    return okMessage(request, 'workflow.started', { processInstanceId: id });
+  });
 
   /**
    * Open tasks the caller may work: assigned to them, naming them, or one of their positions (the first
    * 500). Filters: processKey, businessKey, processInstanceId, and candidateGroup: the tasks offered to
    * that group, written as the model writes it in candidateGroups (Activiti's taskCandidateGroup).
    */
-  app.get<{ Querystring: { processKey?: string; businessKey?: string; processInstanceId?: string; candidateGroup?: string } }>('/api/workflow/task/todo', async (request) => {
+  app.get<{
+    Querystring: { processKey?: string; businessKey?: string; processInstanceId?: string; candidateGroup?: string };
+  }>('/api/workflow/task/todo', async (request) => {
     const actor = actorOf(request);
     const groups = await groupsOf(db, actor.id);
     const q = request.query;
@@ -82,30 +96,45 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
     return ok(rows);
   });
 
-  app.get<{ Querystring: { processKey?: string; businessKey?: string } }>('/api/workflow/task/done', async (request) => {
-    const actor = actorOf(request);
-    const q = request.query;
-    const rows = await db.query<TaskRow>(
-      `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey", i.status as "instanceStatus", d.name as "processName"
+  app.get<{ Querystring: { processKey?: string; businessKey?: string } }>(
+    '/api/workflow/task/done',
+    async (request) => {
+      const actor = actorOf(request);
+      const q = request.query;
+      const rows = await db.query<TaskRow>(
+        `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey", i.status as "instanceStatus", d.name as "processName"
          from workflow_task t join process_instance i on i.id = t.instance_id join process_deployment d on d.id = i.deployment_id
        where t.org_id = $1 and t.completed_by = $2 and ($3::text is null or i.process_key = $3) and ($4::text is null or i.business_key = $4)
        order by t.completed_at desc limit 500`,
-      [actor.orgId, actor.id, q.processKey ?? null, q.businessKey ?? null],
-    );
-    return ok(rows);
-  });
+        [actor.orgId, actor.id, q.processKey ?? null, q.businessKey ?? null],
+      );
+      return ok(rows);
+    },
+  );
 
   app.post<{ Params: { taskId: string } }>('/api/workflow/task/:taskId/claim', async (request) => {
     await engine.claim(actorOf(request), request.params.taskId);
     return okMessage(request, 'workflow.claimed', null);
   });
 
-  app.post<{ Params: { taskId: string }; Body: CompleteBody }>('/api/workflow/task/:taskId/complete', { schema: { body: completeBody } }, async (request) => {
-    const body = request.body ?? {};
-    const input = { result: body.result ?? undefined, variables: body.variables ?? {}, targetElementId: body.targetElementId ?? undefined };
-    await engine.complete(actorOf(request), request.params.taskId, input, request.locale);
-    return okMessage(request, input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed', null);
-  });
+  app.post<{ Params: { taskId: string }; Body: CompleteBody }>(
+    '/api/workflow/task/:taskId/complete',
+    { schema: { body: completeBody } },
+    async (request) => {
+      const body = request.body ?? {};
+      const input = {
+        result: body.result ?? undefined,
+        variables: body.variables ?? {},
+        targetElementId: body.targetElementId ?? undefined,
+      };
+      await engine.complete(actorOf(request), request.params.taskId, input, request.locale);
+      return okMessage(
+        request,
+        input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed',
+        null,
+      );
+    },
+  );
 
   /**
    * One task as its dialog shows it: the task, its instance, the form page its formKey names (elements
@@ -121,7 +150,13 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
     const deployment = await getDeployment(db, instance.deploymentId);
     return ok({
       task,
-      instance: { id: instance.id, processKey: instance.processKey, processName: deployment?.name ?? instance.processKey, businessKey: instance.businessKey, status: instance.status },
+      instance: {
+        id: instance.id,
+        processKey: instance.processKey,
+        processName: deployment?.name ?? instance.processKey,
+        businessKey: instance.businessKey,
+        status: instance.status,
+      },
       form: (await taskFormPage(db, task)) ?? null,
       rollbackTargets: task.status === 'active' ? await rollbackChoices(db, task) : [],
       mayComplete: mayWork && instance.status === 'running',
@@ -143,7 +178,10 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
       'select id, process_key as "processKey", status from process_instance where parent_id = $1 order by started_at',
       [instance.id],
     );
-    const tasks = await db.query<TaskRow>(`select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`, [instance.id]);
+    const tasks = await db.query<TaskRow>(
+      `select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`,
+      [instance.id],
+    );
     return ok({ ...instance, children, tasks });
   });
 
@@ -152,13 +190,18 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
     const instance = await instanceFor(request);
     const deployment = await getDeployment(db, instance.deploymentId);
     const history = await historyOf(db, instance.id);
-    const active = await db.query<{ elementId: string }>(`select distinct element_id as "elementId" from workflow_task where instance_id = $1 and status = 'active'`, [instance.id]);
+    const active = await db.query<{ elementId: string }>(
+      `select distinct element_id as "elementId" from workflow_task where instance_id = $1 and status = 'active'`,
+      [instance.id],
+    );
     const calls = await db.query<{ elementId: string }>(
       `select distinct regexp_replace(parent_execution_id, '_[^_]+$', '') as "elementId" from process_instance where parent_id = $1 and status = 'running'`,
       [instance.id],
     );
     // Elements ended and sequence flows taken: the path the viewer draws as done.
-    const finished = [...new Set(history.filter((h) => h.event === 'end' || h.event === 'take').map((h) => h.elementId))];
+    const finished = [
+      ...new Set(history.filter((h) => h.event === 'end' || h.event === 'take').map((h) => h.elementId)),
+    ];
     return ok({
       bpmnXml: deployment?.xml ?? null,
       processKey: instance.processKey,

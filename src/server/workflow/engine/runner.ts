@@ -1,6 +1,12 @@
 import { EventEmitter } from 'node:events';
 import { Engine } from 'bpmn-engine';
-import { evaluate, ExpressionError, hasExpression, parseBody, splitTemplate } from '../../../shared/expression/index.js';
+import {
+  evaluate,
+  ExpressionError,
+  hasExpression,
+  parseBody,
+  splitTemplate,
+} from '../../../shared/expression/index.js';
 import type { LoopDef, PreparedModel } from './model.js';
 import { splitList } from '../../../shared/workflow/labRules.js';
 
@@ -50,7 +56,10 @@ export interface StepResult {
   passed: { elementId: string; event: 'end' | 'take' }[];
 }
 
-export type Action = (execution: { signal(message: object): void; cancelActivity(message: object): void }, engine: Engine) => void;
+export type Action = (
+  execution: { signal(message: object): void; cancelActivity(message: object): void },
+  engine: Engine,
+) => void;
 
 interface ApiLike {
   id: string;
@@ -66,7 +75,11 @@ function localOf(model: PreparedModel, content: Record<string, unknown> | undefi
 }
 
 /** Multi-instance variables as Activiti names them, from the iteration's message and our counters. */
-function loopVariables(model: PreparedModel, content: Record<string, unknown> | undefined, runtime: Runtime): Record<string, unknown> {
+function loopVariables(
+  model: PreparedModel,
+  content: Record<string, unknown> | undefined,
+  runtime: Runtime,
+): Record<string, unknown> {
   if (!content?.isMultiInstance) return {};
   const index = Number(content.index);
   const executionId = String(content.executionId ?? '');
@@ -90,7 +103,8 @@ function listOf(loop: LoopDef, id: string, scope: Scope): unknown[] {
   if (loop.members) {
     const members = scope.members?.get(id);
     if (members instanceof Error) throw members;
-    if (!members?.length) throw new Error(`${id}: no user holds the task's candidate groups, so there is no one to give its tasks to`);
+    if (!members?.length)
+      throw new Error(`${id}: no user holds the task's candidate groups, so there is no one to give its tasks to`);
     return members;
   }
   const parts = splitTemplate(loop.collection.trim());
@@ -98,7 +112,8 @@ function listOf(loop: LoopDef, id: string, scope: Scope): unknown[] {
   let value: unknown;
   if (only?.type === 'Identifier') {
     const name = String(only.name);
-    if (!Object.prototype.hasOwnProperty.call(scope.variables, name)) throw new ExpressionError(`variable "${name}" is not defined`, loop.collection);
+    if (!Object.prototype.hasOwnProperty.call(scope.variables, name))
+      throw new ExpressionError(`variable "${name}" is not defined`, loop.collection);
     value = scope.variables[name];
   } else value = evaluate(loop.collection, scope.variables);
   if (Array.isArray(value)) return value;
@@ -150,7 +165,8 @@ function describe(error: unknown): string {
   let e: unknown = error;
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
     if (e instanceof ExpressionError) return `${e.expression}: ${e.message}`;
-    const next = (e as { source?: unknown; inner?: unknown; error?: unknown }).inner ?? (e as { error?: unknown }).error;
+    const next =
+      (e as { source?: unknown; inner?: unknown; error?: unknown }).inner ?? (e as { error?: unknown }).error;
     if (!next) break;
     e = next;
   }
@@ -159,14 +175,21 @@ function describe(error: unknown): string {
 
 async function load(model: PreparedModel, saved: unknown, options: object, listener: EventEmitter, errors: unknown[]) {
   // Saved states carry no source: recover() then takes the engine's own sourceContext, the deployment's.
-  const engine = new Engine({ name: model.key, sourceContext: model.context, ...options } as ConstructorParameters<typeof Engine>[0]);
+  const engine = new Engine({ name: model.key, sourceContext: model.context, ...options } as ConstructorParameters<
+    typeof Engine
+  >[0]);
   if (saved) engine.recover(structuredClone(saved) as Parameters<Engine['recover']>[0]);
   engine.on('error', (e: unknown) => errors.push(e));
   const execution = saved ? await engine.resume({ listener }) : await engine.execute({ listener });
   return { engine, execution };
 }
 
-export async function runStep(model: PreparedModel, saved: unknown, scope: Scope, action?: Action): Promise<StepResult> {
+export async function runStep(
+  model: PreparedModel,
+  saved: unknown,
+  scope: Scope,
+  action?: Action,
+): Promise<StepResult> {
   const options = { expressions: expressionsFor(model, scope), settings: { enableDummyService: false } };
   const errors: unknown[] = [];
   const passed: StepResult['passed'] = [];
@@ -177,7 +200,8 @@ export async function runStep(model: PreparedModel, saved: unknown, scope: Scope
   const { engine, execution } = await load(model, saved, options, listener, errors);
   if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine);
   if (errors.length > 0) throw new StepError(describe(errors[0]));
-  if (engine.state === 'idle' || engine.state === 'stopped' || !execution.isRunning) return { ended: true, state: null, waits: [], passed };
+  if (engine.state === 'idle' || engine.state === 'stopped' || !execution.isRunning)
+    return { ended: true, state: null, waits: [], passed };
   const state = (await engine.getState()) as { definitions: { source?: string }[] };
   for (const d of state.definitions) delete d.source;
   await engine.stop();

@@ -63,18 +63,33 @@ function text(template: string | undefined, vars: Record<string, unknown>): stri
   }
 }
 
-const list = (values: string[], vars: Record<string, unknown>) => values.flatMap((v) => (text(v, vars) ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const list = (values: string[], vars: Record<string, unknown>) =>
+  values.flatMap((v) =>
+    (text(v, vars) ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /**
  * Runs one engine step on a locked instance and brings tasks, history and children in line with it.
  * Without an action the saved state is only recovered: how a rollback puts back an earlier state.
  */
-async function advance(step: Step, instance: store.InstanceRow, action?: Action, from: From | null = null): Promise<void> {
+async function advance(
+  step: Step,
+  instance: store.InstanceRow,
+  action?: Action,
+  from: From | null = null,
+): Promise<void> {
   const { tx } = step;
   const model = await modelOf(tx, instance.deploymentId);
   const result = await engineStep(tx, instance, model, action);
   const typeOf = (id: string) => model.elements.get(id)?.$type.replace('bpmn:', '');
-  await store.addPassed(tx, instance.id, result.passed.map((p) => ({ ...p, elementType: typeOf(p.elementId) })));
+  await store.addPassed(
+    tx,
+    instance.id,
+    result.passed.map((p) => ({ ...p, elementType: typeOf(p.elementId) })),
+  );
   await reconcileTasks(step, instance, model, result, from);
   await store.saveInstance(tx, instance.id, result.ended, result.state, instance.variables, instance.runtime);
   const current = { ...instance, engineState: result.state };
@@ -86,7 +101,12 @@ async function advance(step: Step, instance: store.InstanceRow, action?: Action,
 async function engineStep(tx: Queryable, instance: store.InstanceRow, model: PreparedModel, action?: Action) {
   const members = model.loops.size > 0 ? await loopMembers(tx, instance, model) : undefined;
   try {
-    return await runStep(model, instance.engineState, { variables: instance.variables, runtime: instance.runtime, members }, action);
+    return await runStep(
+      model,
+      instance.engineState,
+      { variables: instance.variables, runtime: instance.runtime, members },
+      action,
+    );
   } catch (e) {
     if (e instanceof StepError) throw badRequest('workflow.stepFailed', { detail: e.message });
     throw e;
@@ -105,9 +125,18 @@ async function recover(step: Step, instance: store.InstanceRow): Promise<boolean
   const waiting = result.waits.filter((w) => model.userTasks.has(w.elementId)).map((w) => w.executionId);
   const calls = result.waits.filter((w) => w.calledElement).map((w) => w.executionId);
   const children = calls.length
-    ? (await step.tx.query<{ at: string }>('select parent_execution_id as at from process_instance where parent_id = $1', [instance.id])).map((r) => r.at)
+    ? (
+        await step.tx.query<{ at: string }>(
+          'select parent_execution_id as at from process_instance where parent_id = $1',
+          [instance.id],
+        )
+      ).map((r) => r.at)
     : [];
-  const inLine = !result.ended && waiting.length === open.size && waiting.every((id) => open.has(id)) && calls.every((id) => children.includes(id));
+  const inLine =
+    !result.ended &&
+    waiting.length === open.size &&
+    waiting.every((id) => open.has(id)) &&
+    calls.every((id) => children.includes(id));
   if (!inLine) await advance(step, instance);
   return !inLine;
 }
@@ -117,12 +146,19 @@ async function recover(step: Step, instance: store.InstanceRow): Promise<boolean
  * instance's organisation, read before the step because the engine asks for them synchronously. The
  * runner keeps the list of a loop once it starts, so later steps' answers are read only by new visits.
  */
-async function loopMembers(tx: Queryable, instance: store.InstanceRow, model: PreparedModel): Promise<Map<string, string[] | Error>> {
+async function loopMembers(
+  tx: Queryable,
+  instance: store.InstanceRow,
+  model: PreparedModel,
+): Promise<Map<string, string[] | Error>> {
   const members = new Map<string, string[] | Error>();
   for (const [id, loop] of model.loops) {
     if (!loop.members) continue;
     try {
-      members.set(id, await store.membersOf(tx, instance.orgId, list(model.userTasks.get(id)!.candidateGroups, instance.variables)));
+      members.set(
+        id,
+        await store.membersOf(tx, instance.orgId, list(model.userTasks.get(id)!.candidateGroups, instance.variables)),
+      );
     } catch (e) {
       // A candidate group expression the variables cannot answer (yet) fails only a step that starts the loop.
       members.set(id, e instanceof ApiError ? new Error(String(e.vars.detail ?? e.key)) : (e as Error));
@@ -135,19 +171,34 @@ async function loopMembers(tx: Queryable, instance: store.InstanceRow, model: Pr
  * Closes tasks the engine no longer waits on and opens one per new wait. A task that begins a visit
  * (a plain task, or the first iteration of a loop) keeps the state after this step: a rollback's target.
  */
-async function reconcileTasks(step: Step, instance: store.InstanceRow, model: PreparedModel, result: { state: unknown; waits: Wait[] }, from: From | null) {
+async function reconcileTasks(
+  step: Step,
+  instance: store.InstanceRow,
+  model: PreparedModel,
+  result: { state: unknown; waits: Wait[] },
+  from: From | null,
+) {
   const { tx } = step;
   const open = await store.activeTasks(tx, instance.id);
   const waiting = new Set(result.waits.map((w) => w.executionId));
   // Iterations the engine dropped (a completion condition met, a scope that ended) are no one's work now.
-  for (const task of open.filter((t) => !waiting.has(t.executionId))) await store.closeTask(tx, task.id, 'cancelled', null, null, undefined);
+  for (const task of open.filter((t) => !waiting.has(t.executionId)))
+    await store.closeTask(tx, task.id, 'cancelled', null, null, undefined);
   const have = new Set(open.map((t) => t.executionId));
   const fresh = result.waits.filter((w) => model.userTasks.has(w.elementId) && !have.has(w.executionId));
-  for (const wait of fresh) if (wait.loopRoot) instance.runtime.loops = { ...instance.runtime.loops, [wait.executionId]: wait.loopRoot };
-  const snapshot = fresh.some((w) => !w.loopIndex) ? JSON.stringify({ state: result.state, runtime: instance.runtime }) : null;
+  for (const wait of fresh)
+    if (wait.loopRoot) instance.runtime.loops = { ...instance.runtime.loops, [wait.executionId]: wait.loopRoot };
+  const snapshot = fresh.some((w) => !w.loopIndex)
+    ? JSON.stringify({ state: result.state, runtime: instance.runtime })
+    : null;
   for (const wait of fresh) {
     const def = model.userTasks.get(wait.elementId)!;
-    const vars = { ...instance.variables, ...(wait.loopIndex === undefined ? {} : { ...wait.local, loopCounter: wait.loopIndex, nrOfInstances: wait.loopCardinality }) };
+    const vars = {
+      ...instance.variables,
+      ...(wait.loopIndex === undefined
+        ? {}
+        : { ...wait.local, loopCounter: wait.loopIndex, nrOfInstances: wait.loopCardinality }),
+    };
     const priority = Number(text(def.priority, vars) ?? 50);
     const task: store.TaskRow = {
       id: randomUUID(),
@@ -173,18 +224,33 @@ async function reconcileTasks(step: Step, instance: store.InstanceRow, model: Pr
       businessKey: instance.businessKey,
     };
     await store.insertTask(tx, task, wait.loopIndex ? null : snapshot);
-    await store.addHistory(tx, { instanceId: instance.id, elementId: wait.elementId, elementType: 'UserTask', event: 'start', taskId: task.id });
+    await store.addHistory(tx, {
+      instanceId: instance.id,
+      elementId: wait.elementId,
+      elementType: 'UserTask',
+      event: 'start',
+      taskId: task.id,
+    });
     step.created.push(task);
   }
 }
 
 /** A call activity starts the newest deployment of calledElement in the same organisation, once. */
 async function callActivity(step: Step, parent: store.InstanceRow, wait: Wait) {
-  const started = await step.tx.query('select 1 from process_instance where parent_id = $1 and parent_execution_id = $2', [parent.id, wait.executionId]);
+  const started = await step.tx.query(
+    'select 1 from process_instance where parent_id = $1 and parent_execution_id = $2',
+    [parent.id, wait.executionId],
+  );
   if (started.length > 0) return;
   const deployment = await latestDeployment(step.tx, parent.orgId, wait.calledElement!);
   if (!deployment) throw badRequest('workflow.noDeployment', { key: wait.calledElement! });
-  await startInstance(step, deployment, { businessKey: parent.businessKey, variables: parent.variables, startedBy: parent.startedBy, parentId: parent.id, parentExecutionId: wait.executionId });
+  await startInstance(step, deployment, {
+    businessKey: parent.businessKey,
+    variables: parent.variables,
+    startedBy: parent.startedBy,
+    parentId: parent.id,
+    parentExecutionId: wait.executionId,
+  });
 }
 
 async function resumeParent(step: Step, child: store.InstanceRow) {
@@ -198,7 +264,13 @@ async function resumeParent(step: Step, child: store.InstanceRow) {
 async function startInstance(
   step: Step,
   deployment: DeploymentInfo,
-  input: { businessKey: string | null; variables: Record<string, unknown>; startedBy: number | null; parentId?: string; parentExecutionId?: string },
+  input: {
+    businessKey: string | null;
+    variables: Record<string, unknown>;
+    startedBy: number | null;
+    parentId?: string;
+    parentExecutionId?: string;
+  },
 ): Promise<string> {
   const id = randomUUID();
   await store.insertInstance(step.tx, {
@@ -213,7 +285,13 @@ async function startInstance(
     startedBy: input.startedBy,
   });
   const row = (await store.lockInstance(step.tx, id))!;
-  await store.addHistory(step.tx, { instanceId: id, elementId: deployment.key, elementType: 'Process', event: 'start', userId: input.startedBy });
+  await store.addHistory(step.tx, {
+    instanceId: id,
+    elementId: deployment.key,
+    elementType: 'Process',
+    event: 'start',
+    userId: input.startedBy,
+  });
   await advance(step, row);
   return id;
 }
@@ -223,7 +301,14 @@ async function startInstance(
  * (bpmn-engine's own recover), every open task of the abandoned path is closed, and the target task
  * is open again. The task sent back is recorded as 'rollback', and the history names the target.
  */
-async function sendBack(step: Step, caller: Caller, task: store.TaskRow, instance: store.InstanceRow, kind: RollbackKind, input: CompleteInput) {
+async function sendBack(
+  step: Step,
+  caller: Caller,
+  task: store.TaskRow,
+  instance: store.InstanceRow,
+  kind: RollbackKind,
+  input: CompleteInput,
+) {
   const { tx } = step;
   const target = await rollbackTarget(tx, task, kind, input.targetElementId);
   await store.closeTask(tx, task.id, 'rollback', caller.id, kind, input.variables ?? {});
@@ -239,12 +324,17 @@ async function sendBack(step: Step, caller: Caller, task: store.TaskRow, instanc
   });
   instance.engineState = target.snapshot.state;
   instance.runtime = structuredClone(target.snapshot.runtime);
-  await advance(step, instance, undefined, { elementId: target.elementId, previousElementId: target.previousElementId });
+  await advance(step, instance, undefined, {
+    elementId: target.elementId,
+    previousElementId: target.previousElementId,
+  });
 }
 
 /** The form page a task shows, when its formKey names one of the organisation's pages (Activiti files may name others). */
 export async function taskFormPage(db: Queryable, task: store.TaskRow) {
-  return task.formKey && /^\d+$/.test(task.formKey.trim()) ? loadFormPage(db, task.orgId, Number(task.formKey)) : undefined;
+  return task.formKey && /^\d+$/.test(task.formKey.trim())
+    ? loadFormPage(db, task.orgId, Number(task.formKey))
+    : undefined;
 }
 
 /** What the recovery at start found: instances loaded, those whose tasks had to be brought in line, and those that failed. */
@@ -276,10 +366,26 @@ export class WorkflowEngine {
     for (const task of tasks) {
       const named = async (accounts: string[]) =>
         accounts.length
-          ? (await this.db.query<{ id: number }>('select id from app_user where org_id = $1 and (user_account = any($2::text[]) or id::text = any($2::text[]))', [task.orgId, accounts])).map((r) => r.id)
+          ? (
+              await this.db.query<{ id: number }>(
+                'select id from app_user where org_id = $1 and (user_account = any($2::text[]) or id::text = any($2::text[]))',
+                [task.orgId, accounts],
+              )
+            ).map((r) => r.id)
           : [];
-      const users = task.assignee ? await named([task.assignee]) : [...(await store.usersInGroups(this.db, task.orgId, task.candidateGroups)), ...(await named(task.candidateUsers))];
-      await this.push.pushToUsers(users, { type: 'info', title: '新任务', message: `${task.name ?? task.elementId}${task.businessKey ? ` · ${task.businessKey}` : ''}` }).catch(() => undefined);
+      const users = task.assignee
+        ? await named([task.assignee])
+        : [
+            ...(await store.usersInGroups(this.db, task.orgId, task.candidateGroups)),
+            ...(await named(task.candidateUsers)),
+          ];
+      await this.push
+        .pushToUsers(users, {
+          type: 'info',
+          title: '新任务',
+          message: `${task.name ?? task.elementId}${task.businessKey ? ` · ${task.businessKey}` : ''}`,
+        })
+        .catch(() => undefined);
     }
   }
 
@@ -289,21 +395,45 @@ export class WorkflowEngine {
    */
   async start(
     caller: Caller,
-    input: { modelKey?: string; deploymentId?: string; businessKey?: string | null; variables?: Record<string, unknown>; onePerBusinessKey?: boolean },
+    input: {
+      modelKey?: string;
+      deploymentId?: string;
+      businessKey?: string | null;
+      variables?: Record<string, unknown>;
+      onePerBusinessKey?: boolean;
+    },
   ): Promise<string> {
     const { orgId } = caller;
-    const deployment = input.deploymentId ? await deploymentInfo(this.db, input.deploymentId) : await latestDeployment(this.db, orgId, input.modelKey ?? '');
-    if (!deployment || deployment.orgId !== orgId) throw badRequest('workflow.noDeployment', { key: input.modelKey ?? input.deploymentId ?? '' });
+    const deployment = input.deploymentId
+      ? await deploymentInfo(this.db, input.deploymentId)
+      : await latestDeployment(this.db, orgId, input.modelKey ?? '');
+    if (!deployment || deployment.orgId !== orgId)
+      throw badRequest('workflow.noDeployment', { key: input.modelKey ?? input.deploymentId ?? '' });
     return this.inStep(async (step) => {
       const businessKey = input.businessKey ?? null;
       if (input.onePerBusinessKey && businessKey) {
         // Two clicks at once would otherwise both find nothing running.
-        await step.tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_business:${businessKey}`, orgId]);
-        const running = await step.tx.query(`select 1 from process_instance where org_id = $1 and business_key = $2 and status <> 'completed' and parent_id is null`, [orgId, businessKey]);
+        await step.tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [
+          `process_business:${businessKey}`,
+          orgId,
+        ]);
+        const running = await step.tx.query(
+          `select 1 from process_instance where org_id = $1 and business_key = $2 and status <> 'completed' and parent_id is null`,
+          [orgId, businessKey],
+        );
         if (running.length > 0) throw conflict('workflow.alreadyRunning');
       }
-      const id = await startInstance(step, deployment, { businessKey, variables: input.variables ?? {}, startedBy: caller.id });
-      await appendLog(step.tx, caller, { resource: 'processInstance', recordId: id, action: 'start', after: { key: deployment.key, version: deployment.version, businessKey } });
+      const id = await startInstance(step, deployment, {
+        businessKey,
+        variables: input.variables ?? {},
+        startedBy: caller.id,
+      });
+      await appendLog(step.tx, caller, {
+        resource: 'processInstance',
+        recordId: id,
+        action: 'start',
+        after: { key: deployment.key, version: deployment.version, businessKey },
+      });
       return id;
     });
   }
@@ -314,7 +444,12 @@ export class WorkflowEngine {
    * values are checked against the task's form page first; a refusal changes nothing.
    */
   async complete(caller: Caller, taskId: string, input: CompleteInput, locale: Locale = 'zh-CN'): Promise<void> {
-    if (input.result !== undefined && input.result !== '' && !RESULTS.includes(input.result as (typeof RESULTS)[number])) throw badRequest('workflow.badResult', { result: String(input.result) });
+    if (
+      input.result !== undefined &&
+      input.result !== '' &&
+      !RESULTS.includes(input.result as (typeof RESULTS)[number])
+    )
+      throw badRequest('workflow.badResult', { result: String(input.result) });
     await this.inStep(async (step) => {
       const { tx } = step;
       const found = await store.getTask(tx, taskId);
@@ -332,14 +467,36 @@ export class WorkflowEngine {
       const rollback = isRollback(input.result);
       const page = await taskFormPage(tx, task);
       if (page) checkFormValues(page, input.variables ?? {}, locale, !rollback);
-      instance.variables = { ...instance.variables, ...(input.variables ?? {}), ...(input.result ? { result: input.result } : {}) };
-      await appendLog(tx, caller, { resource: 'workflowTask', recordId: task.id, action: rollback ?? 'complete', after: { result: input.result ?? null, variables: input.variables ?? {} } });
+      instance.variables = {
+        ...instance.variables,
+        ...(input.variables ?? {}),
+        ...(input.result ? { result: input.result } : {}),
+      };
+      await appendLog(tx, caller, {
+        resource: 'workflowTask',
+        recordId: task.id,
+        action: rollback ?? 'complete',
+        after: { result: input.result ?? null, variables: input.variables ?? {} },
+      });
       if (rollback) return sendBack(step, caller, task, instance, rollback, input);
       await store.closeTask(tx, task.id, 'complete', caller.id, input.result ?? null, input.variables ?? {});
-      await store.addHistory(tx, { instanceId: instance.id, elementId: task.elementId, elementType: 'UserTask', event: 'complete', taskId: task.id, userId: caller.id, result: input.result ?? null });
+      await store.addHistory(tx, {
+        instanceId: instance.id,
+        elementId: task.elementId,
+        elementType: 'UserTask',
+        event: 'complete',
+        taskId: task.id,
+        userId: caller.id,
+        result: input.result ?? null,
+      });
       const root = instance.runtime.loops?.[task.executionId];
       if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
-      await advance(step, instance, (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }), task);
+      await advance(
+        step,
+        instance,
+        (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }),
+        task,
+      );
     });
   }
 
@@ -351,8 +508,11 @@ export class WorkflowEngine {
    */
   async recoverRunning(signal?: AbortSignal): Promise<RecoverySummary> {
     const summary: RecoverySummary = { checked: 0, repaired: 0, failed: [] };
-    for (let after = ''; ; ) {
-      const page = await this.db.query<{ id: string }>(`select id from process_instance where status = 'running' and id > $1 order by id limit 200`, [after]);
+    for (let after = ''; ;) {
+      const page = await this.db.query<{ id: string }>(
+        `select id from process_instance where status = 'running' and id > $1 order by id limit 200`,
+        [after],
+      );
       if (page.length === 0) return summary;
       for (const { id } of page) {
         if (signal?.aborted) return summary;
@@ -364,7 +524,10 @@ export class WorkflowEngine {
           summary.checked++;
           if (repaired) summary.repaired++;
         } catch (e) {
-          summary.failed.push({ id, reason: e instanceof ApiError ? String(e.vars.detail ?? e.key) : (e as Error).message });
+          summary.failed.push({
+            id,
+            reason: e instanceof ApiError ? String(e.vars.detail ?? e.key) : (e as Error).message,
+          });
         }
       }
       after = page.at(-1)!.id;
@@ -377,10 +540,19 @@ export class WorkflowEngine {
       if (!task || task.orgId !== caller.orgId) throw notFound();
       if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
       // A candidate who comes second learns that someone was first; anyone else is simply refused.
-      if (task.assignee && task.assignee !== caller.userAccount) throw (await isCandidate(tx, caller, task)) ? new ApiError(409, 'workflow.taskClaimed') : forbidden();
+      if (task.assignee && task.assignee !== caller.userAccount)
+        throw (await isCandidate(tx, caller, task)) ? new ApiError(409, 'workflow.taskClaimed') : forbidden();
       if (!(await mayHandle(tx, caller, task))) throw forbidden();
-      await tx.query('update workflow_task set assignee = $2, claimed_at = now() where id = $1', [task.id, caller.userAccount]);
-      await appendLog(tx, caller, { resource: 'workflowTask', recordId: task.id, action: 'claim', after: { assignee: caller.userAccount } });
+      await tx.query('update workflow_task set assignee = $2, claimed_at = now() where id = $1', [
+        task.id,
+        caller.userAccount,
+      ]);
+      await appendLog(tx, caller, {
+        resource: 'workflowTask',
+        recordId: task.id,
+        action: 'claim',
+        after: { assignee: caller.userAccount },
+      });
     });
   }
 }

@@ -28,15 +28,25 @@ async function categoryOf(db: Queryable, orgId: number, purposes: unknown, local
     [orgId, ids],
   );
   if (rows.length === 0) throw badRequest('workflow.specimenNoCategory');
-  if (rows.length > 1) throw badRequest('workflow.specimenCategories', { categories: rows.map((r) => categoryName(r.category, locale)).join('、') });
+  if (rows.length > 1)
+    throw badRequest('workflow.specimenCategories', {
+      categories: rows.map((r) => categoryName(r.category, locale)).join('、'),
+    });
   return rows[0]!.category;
 }
 
-export async function startForSpecimen(db: Queryable, engine: WorkflowEngine, caller: Caller, recordId: number, locale: Locale) {
-  const record = await one<{ data: Record<string, unknown> }>(db, `select data from resource_record where resource = 'specialEntry' and id = $1 and org_id = $2`, [
-    recordId,
-    caller.orgId,
-  ]);
+export async function startForSpecimen(
+  db: Queryable,
+  engine: WorkflowEngine,
+  caller: Caller,
+  recordId: number,
+  locale: Locale,
+) {
+  const record = await one<{ data: Record<string, unknown> }>(
+    db,
+    `select data from resource_record where resource = 'specialEntry' and id = $1 and org_id = $2`,
+    [recordId, caller.orgId],
+  );
   if (!record) throw notFound();
   const barcode = String(record.data.barcode ?? '').trim();
   if (!barcode) throw badRequest('common.invalid');

@@ -25,21 +25,59 @@ const INSTANCE = `id, deployment_id as "deploymentId", org_id as "orgId", proces
   started_by as "startedBy", started_at as "startedAt", ended_at as "endedAt"`;
 
 /** Locks the instance row: one process advances an instance at a time, others wait for the commit. */
-export const lockInstance = (tx: Queryable, id: string) => one<InstanceRow>(tx, `select ${INSTANCE} from process_instance where id = $1 for update`, [id]);
+export const lockInstance = (tx: Queryable, id: string) =>
+  one<InstanceRow>(tx, `select ${INSTANCE} from process_instance where id = $1 for update`, [id]);
 /** The same for the recovery at start, which passes over a running instance another process is advancing. */
 export const lockRunningInstance = (tx: Queryable, id: string) =>
-  one<InstanceRow>(tx, `select ${INSTANCE} from process_instance where id = $1 and status = 'running' for update skip locked`, [id]);
-export const getInstance = (db: Queryable, id: string) => one<InstanceRow>(db, `select ${INSTANCE} from process_instance where id = $1`, [id]);
+  one<InstanceRow>(
+    tx,
+    `select ${INSTANCE} from process_instance where id = $1 and status = 'running' for update skip locked`,
+    [id],
+  );
+export const getInstance = (db: Queryable, id: string) =>
+  one<InstanceRow>(db, `select ${INSTANCE} from process_instance where id = $1`, [id]);
 
-export async function insertInstance(tx: Queryable, row: Pick<InstanceRow, 'id' | 'deploymentId' | 'orgId' | 'processKey' | 'businessKey' | 'parentId' | 'parentExecutionId' | 'variables' | 'startedBy'>) {
+export async function insertInstance(
+  tx: Queryable,
+  row: Pick<
+    InstanceRow,
+    | 'id'
+    | 'deploymentId'
+    | 'orgId'
+    | 'processKey'
+    | 'businessKey'
+    | 'parentId'
+    | 'parentExecutionId'
+    | 'variables'
+    | 'startedBy'
+  >,
+) {
   await tx.query(
     `insert into process_instance (id, deployment_id, org_id, process_key, business_key, parent_id, parent_execution_id, status, variables, runtime, started_by)
      values ($1, $2, $3, $4, $5, $6, $7, 'running', $8, $9, $10)`,
-    [row.id, row.deploymentId, row.orgId, row.processKey, row.businessKey, row.parentId, row.parentExecutionId, JSON.stringify(row.variables), JSON.stringify({ completed: {} }), row.startedBy],
+    [
+      row.id,
+      row.deploymentId,
+      row.orgId,
+      row.processKey,
+      row.businessKey,
+      row.parentId,
+      row.parentExecutionId,
+      JSON.stringify(row.variables),
+      JSON.stringify({ completed: {} }),
+      row.startedBy,
+    ],
   );
 }
 
-export async function saveInstance(tx: Queryable, id: string, ended: boolean, state: unknown, variables: Record<string, unknown>, runtime: Runtime) {
+export async function saveInstance(
+  tx: Queryable,
+  id: string,
+  ended: boolean,
+  state: unknown,
+  variables: Record<string, unknown>,
+  runtime: Runtime,
+) {
   await tx.query(
     `update process_instance set engine_state = $2, variables = $3, runtime = $4,
        status = case when $5 then 'completed' else status end, ended_at = case when $5 then now() else ended_at end where id = $1`,
@@ -76,10 +114,14 @@ export const TASK = `t.id, t.instance_id as "instanceId", t.org_id as "orgId", t
   t.created_at as "createdAt", t.claimed_at as "claimedAt", t.completed_at as "completedAt", t.completed_by as "completedBy", t.result,
   t.previous_element_id as "previousElementId"`;
 
-export const lockTask = (tx: Queryable, id: string) => one<TaskRow>(tx, `select ${TASK} from workflow_task t where t.id = $1 for update`, [id]);
-export const getTask = (db: Queryable, id: string) => one<TaskRow>(db, `select ${TASK} from workflow_task t where t.id = $1`, [id]);
+export const lockTask = (tx: Queryable, id: string) =>
+  one<TaskRow>(tx, `select ${TASK} from workflow_task t where t.id = $1 for update`, [id]);
+export const getTask = (db: Queryable, id: string) =>
+  one<TaskRow>(db, `select ${TASK} from workflow_task t where t.id = $1`, [id]);
 export const activeTasks = (tx: Queryable, instanceId: string) =>
-  tx.query<TaskRow>(`select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active'`, [instanceId]);
+  tx.query<TaskRow>(`select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active'`, [
+    instanceId,
+  ]);
 
 /** Where a rollback to a task returns: the engine state and counters right after the task was created. */
 export interface Snapshot {
@@ -88,16 +130,35 @@ export interface Snapshot {
 }
 
 /** A new open task; `snapshot` (JSON text of a Snapshot) when the task begins a visit a rollback may return to. */
-export async function insertTask(tx: Queryable, t: Omit<TaskRow, 'status' | 'createdAt' | 'claimedAt' | 'completedAt' | 'completedBy' | 'result'>, snapshot: string | null) {
+export async function insertTask(
+  tx: Queryable,
+  t: Omit<TaskRow, 'status' | 'createdAt' | 'claimedAt' | 'completedAt' | 'completedBy' | 'result'>,
+  snapshot: string | null,
+) {
   await tx.query(
     `insert into workflow_task (id, instance_id, org_id, element_id, execution_id, name, form_key, candidate_groups, candidate_users, assignee, priority, status, previous_element_id, snapshot)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $13)`,
-    [t.id, t.instanceId, t.orgId, t.elementId, t.executionId, t.name, t.formKey, t.candidateGroups, t.candidateUsers, t.assignee, t.priority, t.previousElementId, snapshot],
+    [
+      t.id,
+      t.instanceId,
+      t.orgId,
+      t.elementId,
+      t.executionId,
+      t.name,
+      t.formKey,
+      t.candidateGroups,
+      t.candidateUsers,
+      t.assignee,
+      t.priority,
+      t.previousElementId,
+      snapshot,
+    ],
   );
 }
 
 export const snapshotOf = async (tx: Queryable, taskId: string) =>
-  (await one<{ snapshot: Snapshot | null }>(tx, 'select snapshot from workflow_task where id = $1', [taskId]))?.snapshot ?? undefined;
+  (await one<{ snapshot: Snapshot | null }>(tx, 'select snapshot from workflow_task where id = $1', [taskId]))
+    ?.snapshot ?? undefined;
 
 /** User tasks an instance has reached and could return to, each once, in the order first reached; newest row of each. */
 export interface Visit {
@@ -119,28 +180,54 @@ export async function visitedTasks(db: Queryable, instanceId: string): Promise<V
   return [...latest.values()];
 }
 
-export async function closeTask(tx: Queryable, id: string, status: TaskRow['status'], by: number | null, result: string | null, variables: unknown) {
-  await tx.query(`update workflow_task set status = $2, completed_at = now(), completed_by = $3, result = $4, variables = $5 where id = $1`, [
-    id,
-    status,
-    by,
-    result,
-    variables === undefined ? null : JSON.stringify(variables),
-  ]);
+export async function closeTask(
+  tx: Queryable,
+  id: string,
+  status: TaskRow['status'],
+  by: number | null,
+  result: string | null,
+  variables: unknown,
+) {
+  await tx.query(
+    `update workflow_task set status = $2, completed_at = now(), completed_by = $3, result = $4, variables = $5 where id = $1`,
+    [id, status, by, result, variables === undefined ? null : JSON.stringify(variables)],
+  );
 }
 
 export async function addHistory(
   tx: Queryable,
-  h: { instanceId: string; elementId: string; elementType?: string | undefined; event: string; taskId?: string; userId?: number | null; result?: string | null; targetElementId?: string },
+  h: {
+    instanceId: string;
+    elementId: string;
+    elementType?: string | undefined;
+    event: string;
+    taskId?: string;
+    userId?: number | null;
+    result?: string | null;
+    targetElementId?: string;
+  },
 ) {
   await tx.query(
     'insert into workflow_history (instance_id, element_id, element_type, event, task_id, user_id, result, target_element_id) values ($1, $2, $3, $4, $5, $6, $7, $8)',
-    [h.instanceId, h.elementId, h.elementType ?? null, h.event, h.taskId ?? null, h.userId ?? null, h.result ?? null, h.targetElementId ?? null],
+    [
+      h.instanceId,
+      h.elementId,
+      h.elementType ?? null,
+      h.event,
+      h.taskId ?? null,
+      h.userId ?? null,
+      h.result ?? null,
+      h.targetElementId ?? null,
+    ],
   );
 }
 
 /** Elements ended and flows taken in one step, in order, in one statement (a step passes several). */
-export async function addPassed(tx: Queryable, instanceId: string, passed: { elementId: string; elementType: string | undefined; event: string }[]) {
+export async function addPassed(
+  tx: Queryable,
+  instanceId: string,
+  passed: { elementId: string; elementType: string | undefined; event: string }[],
+) {
   if (passed.length === 0) return;
   await tx.query(
     `insert into workflow_history (instance_id, element_id, element_type, event)
@@ -173,12 +260,19 @@ export const historyOf = (db: Queryable, instanceId: string) =>
 
 /** The caller's groups for candidate matching: their positions (roles) by id, code and name. */
 export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
-  const rows = await db.query<{ id: number; code: string; name: string }>('select r.id, r.code, r.name from user_role ur join role r on r.id = ur.role_id where ur.user_id = $1', [userId]);
+  const rows = await db.query<{ id: number; code: string; name: string }>(
+    'select r.id, r.code, r.name from user_role ur join role r on r.id = ur.role_id where ur.user_id = $1',
+    [userId],
+  );
   return [...new Set(rows.flatMap((r) => [String(r.id), r.code, r.name]))];
 }
 
 /** The staff holding any of the groups (positions by id, code or name) in an organisation, by account. */
-async function staffInGroups(db: Queryable, orgId: number, groups: string[]): Promise<{ id: number; userAccount: string }[]> {
+async function staffInGroups(
+  db: Queryable,
+  orgId: number,
+  groups: string[],
+): Promise<{ id: number; userAccount: string }[]> {
   if (groups.length === 0) return [];
   return db.query<{ id: number; userAccount: string }>(
     `select distinct u.id, u.user_account as "userAccount" from app_user u join user_role ur on ur.user_id = u.id join role r on r.id = ur.role_id
@@ -187,6 +281,8 @@ async function staffInGroups(db: Queryable, orgId: number, groups: string[]): Pr
   );
 }
 
-export const membersOf = async (db: Queryable, orgId: number, groups: string[]): Promise<string[]> => (await staffInGroups(db, orgId, groups)).map((s) => s.userAccount);
+export const membersOf = async (db: Queryable, orgId: number, groups: string[]): Promise<string[]> =>
+  (await staffInGroups(db, orgId, groups)).map((s) => s.userAccount);
 
-export const usersInGroups = async (db: Queryable, orgId: number, groups: string[]): Promise<number[]> => (await staffInGroups(db, orgId, groups)).map((s) => s.id);
+export const usersInGroups = async (db: Queryable, orgId: number, groups: string[]): Promise<number[]> =>
+  (await staffInGroups(db, orgId, groups)).map((s) => s.id);

@@ -13,8 +13,12 @@ import { badRequest } from '../../http/envelope.js';
  */
 const require = createRequire(import.meta.url);
 // bpmn-moddle and bpmnlint ship CommonJS without types; the few members used here are typed below.
-const BpmnModdle = require('bpmn-moddle') as new () => { fromXML(xml: string, type: string): Promise<{ rootElement: unknown }> };
-const { Linter } = require('bpmnlint') as { Linter: new (o: object) => { lint(root: unknown): Promise<Record<string, { message: string; id?: string }[]>> } };
+const BpmnModdle = require('bpmn-moddle') as new () => {
+  fromXML(xml: string, type: string): Promise<{ rootElement: unknown }>;
+};
+const { Linter } = require('bpmnlint') as {
+  Linter: new (o: object) => { lint(root: unknown): Promise<Record<string, { message: string; id?: string }[]>> };
+};
 const NodeResolver = require('bpmnlint/lib/resolver/node-resolver') as new () => object;
 
 const LINT_RULES = [
@@ -76,7 +80,8 @@ export interface ModdleElement {
 }
 
 /** Activiti extension attributes arrive as `activiti:x` in $attrs (no activiti moddle package is loaded). */
-export const attr = (el: ModdleElement, name: string): string | undefined => el.$attrs?.[`activiti:${name}`] ?? el.$attrs?.[`lims:${name}`];
+export const attr = (el: ModdleElement, name: string): string | undefined =>
+  el.$attrs?.[`activiti:${name}`] ?? el.$attrs?.[`lims:${name}`];
 
 export async function readModel(xml: string): Promise<ModdleElement> {
   try {
@@ -85,7 +90,9 @@ export async function readModel(xml: string): Promise<ModdleElement> {
     for (const p of definitions.rootElements ?? []) linkFlows(p);
     return definitions;
   } catch (e) {
-    throw badRequest('workflow.invalidModel', { detail: (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200) });
+    throw badRequest('workflow.invalidModel', {
+      detail: (e instanceof Error ? e.message : String(e)).split('\n')[0]!.slice(0, 200),
+    });
   }
 }
 
@@ -114,7 +121,8 @@ export async function modelProblems(definitions: ModdleElement, key: string): Pr
   const processes = (definitions.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
   if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
   const reports = await newLinter().lint(definitions);
-  for (const [rule, list] of Object.entries(reports)) for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
+  for (const [rule, list] of Object.entries(reports))
+    for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
   const designed = definitions.exporter === DESIGNER_EXPORTER;
   for (const p of processes) walk(p, problems, designed);
   return problems;
@@ -130,10 +138,14 @@ const LAB_RULE_TEXT: Record<LabRule, string> = {
 function walk(scope: ModdleElement, problems: string[], designed: boolean): void {
   for (const el of scope.flowElements ?? []) {
     const where = el.id ?? el.$type;
-    if (!SUPPORTED.has(el.$type)) problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
-    if (el.eventDefinitions?.length && el.$type !== 'bpmn:EndEvent') problems.push(`${where}: event definitions are not supported`);
+    if (!SUPPORTED.has(el.$type))
+      problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
+    if (el.eventDefinitions?.length && el.$type !== 'bpmn:EndEvent')
+      problems.push(`${where}: event definitions are not supported`);
     checkElement(el, where, problems);
-    if (designed) for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name))) problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
+    if (designed)
+      for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name)))
+        problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
     if (el.$type === 'bpmn:SubProcess') walk(el, problems, designed);
   }
 }
@@ -149,12 +161,14 @@ function checkElement(el: ModdleElement, where: string, problems: string[]): voi
     expr('form key', attr(el, 'formKey'));
     expr('assignee', attr(el, 'assignee'));
   }
-  if (el.$type === 'bpmn:CallActivity' && !el.calledElement) problems.push(`${where}: the call activity names no calledElement`);
+  if (el.$type === 'bpmn:CallActivity' && !el.calledElement)
+    problems.push(`${where}: the call activity names no calledElement`);
   const loop = el.loopCharacteristics;
   if (loop) {
     expr('loop cardinality', loop.loopCardinality?.body?.trim());
     expr('completion condition', loop.completionCondition?.body?.trim());
   }
-  if (el.$type === 'bpmn:SequenceFlow' && el.conditionExpression) expr('condition', el.conditionExpression.body?.trim() || undefined);
+  if (el.$type === 'bpmn:SequenceFlow' && el.conditionExpression)
+    expr('condition', el.conditionExpression.body?.trim() || undefined);
   if (el.default?.conditionExpression) problems.push(`${el.default.id}: a default flow must not carry a condition`);
 }

@@ -171,11 +171,10 @@ ${flows.map((f) => f.edge).join('\n')}
 }
 
 async function seedOne(tx: Queryable, orgId: number, demo: Demo): Promise<string | undefined> {
-  const existing = await one<{ id: string }>(
-    tx,
-    'select id from process_model where org_id = $1 and key = $2',
-    [orgId, demo.key],
-  );
+  const existing = await one<{ id: string }>(tx, 'select id from process_model where org_id = $1 and key = $2', [
+    orgId,
+    demo.key,
+  ]);
   if (existing) return undefined;
   // Positions of the lab (its roles) handle the tasks; the inspectors' role when there is one.
   const roles = await tx.query<{ id: number }>(
@@ -185,15 +184,7 @@ async function seedOne(tx: Queryable, orgId: number, demo: Demo): Promise<string
   const id = `demo-${orgId}-${demo.key}`;
   await tx.query(
     `insert into process_model (id, org_id, key, name, category, descp, code, bpmn_xml) values ($1, $2, $3, $4, $5, $6, $3, $7)`,
-    [
-      id,
-      orgId,
-      demo.key,
-      demo.name,
-      demo.category,
-      demo.descp,
-      demoXml(demo, roles.map((r) => r.id).join(',')),
-    ],
+    [id, orgId, demo.key, demo.name, demo.category, demo.descp, demoXml(demo, roles.map((r) => r.id).join(','))],
   );
   return id;
 }

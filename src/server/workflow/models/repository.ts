@@ -68,10 +68,7 @@ export function getModel(db: Queryable, id: string): Promise<ProcessModel | unde
 }
 
 export function modelsByIds(db: Queryable, ids: string[]): Promise<ProcessModel[]> {
-  return db.query<ProcessModel>(
-    `select ${COLUMNS} from process_model where id = any($1::text[]) order by key`,
-    [ids],
-  );
+  return db.query<ProcessModel>(`select ${COLUMNS} from process_model where id = any($1::text[]) order by key`, [ids]);
 }
 
 export async function getXml(

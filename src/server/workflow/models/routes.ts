@@ -54,8 +54,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: AppContext) 
     const org = await getOrganization(tx, orgId);
     if (!org) throw notFound();
     const publicRead = action === 'read' && orgId === BASE_ORG_ID && hasRole(actor, ['admin', 'editor']);
-    if (!publicRead && !can(actor, 'processModel', action, { orgId, parentOrgId: org.parentId }))
-      throw forbidden();
+    if (!publicRead && !can(actor, 'processModel', action, { orgId, parentOrgId: org.parentId })) throw forbidden();
     return actor;
   }
 
@@ -102,23 +101,20 @@ export async function processModelRoutes(app: FastifyInstance, ctx: AppContext) 
     },
   );
 
-  app.get<{ Querystring: Record<string, string | undefined> }>(
-    '/api/workflow/model/list',
-    async (request) => {
-      const q = request.query;
-      const orgId = orgOf(request, q.orgId);
-      if (!Number.isInteger(orgId)) throw badRequest('common.invalid');
-      await allow(db, request, 'read', orgId);
-      // sort=field,desc (the generic screens' form) or sort=field&order=descending|desc.
-      const [field, inline] = (q.sort ?? '').split(',');
-      const order = /^desc/i.test(inline ?? q.order ?? '') ? 'desc' : 'asc';
-      const rows = await listModels(db, { orgId, searchKeyWord: q.searchKeyWord, sort: field, order });
-      if (!q.page && !q.size) return { ...ok(rows), total: rows.length };
-      const page = intParam(q.page, 1);
-      const size = intParam(q.size, 50, 500);
-      return { ...ok(rows.slice((page - 1) * size, page * size)), total: rows.length };
-    },
-  );
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/workflow/model/list', async (request) => {
+    const q = request.query;
+    const orgId = orgOf(request, q.orgId);
+    if (!Number.isInteger(orgId)) throw badRequest('common.invalid');
+    await allow(db, request, 'read', orgId);
+    // sort=field,desc (the generic screens' form) or sort=field&order=descending|desc.
+    const [field, inline] = (q.sort ?? '').split(',');
+    const order = /^desc/i.test(inline ?? q.order ?? '') ? 'desc' : 'asc';
+    const rows = await listModels(db, { orgId, searchKeyWord: q.searchKeyWord, sort: field, order });
+    if (!q.page && !q.size) return { ...ok(rows), total: rows.length };
+    const page = intParam(q.page, 1);
+    const size = intParam(q.size, 50, 500);
+    return { ...ok(rows.slice((page - 1) * size, page * size)), total: rows.length };
+  });
 
   app.get<{ Params: { id: string } }>('/api/workflow/model/:id/xml', async (request) => {
     const { model } = await modelFor(request, request.params.id, 'read');

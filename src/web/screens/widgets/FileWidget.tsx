@@ -34,8 +34,13 @@ export function FileWidget({ id, value, disabled, readonly, onChange, options }:
           accept={image ? 'image/*' : undefined}
           showUploadList={false}
           beforeUpload={(file) => {
-            if (file.size > MAX_FILE_BYTES) notify.error(translate('screen.fileTooLarge', i18n.locale, { kb: MAX_FILE_BYTES / 1024 }));
-            else readAsDataUrl(file).then((url) => onChange(url), () => notify.error(translate('screen.fileTooLarge', i18n.locale, { kb: MAX_FILE_BYTES / 1024 })));
+            if (file.size > MAX_FILE_BYTES)
+              notify.error(translate('screen.fileTooLarge', i18n.locale, { kb: MAX_FILE_BYTES / 1024 }));
+            else
+              readAsDataUrl(file).then(
+                (url) => onChange(url),
+                () => notify.error(translate('screen.fileTooLarge', i18n.locale, { kb: MAX_FILE_BYTES / 1024 })),
+              );
             return false;
           }}
         >

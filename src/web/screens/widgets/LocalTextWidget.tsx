@@ -79,7 +79,10 @@ export function LocalTextWidget(props: WidgetProps) {
 
 export function LocalNumberWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, onBlur, schema, options } = props;
-  const { key, initial, change, flush, latest } = useLocalValue<number | null>((value as number | undefined) ?? null, (v) => onChange(v ?? undefined));
+  const { key, initial, change, flush, latest } = useLocalValue<number | null>(
+    (value as number | undefined) ?? null,
+    (v) => onChange(v ?? undefined),
+  );
   return (
     <InputNumber
       key={key}

@@ -51,7 +51,10 @@ export function RemoteSelectWidget({ id, value, disabled, readonly, onChange, op
   useEffect(() => {
     let current = true;
     const timer = setTimeout(() => {
-      dataProvider.options(resource, labelField, search).then((o) => current && setChoices(o), () => undefined);
+      dataProvider.options(resource, labelField, search).then(
+        (o) => current && setChoices(o),
+        () => undefined,
+      );
     }, 200);
     return () => {
       current = false;
@@ -86,15 +89,20 @@ export function TreeWidget({ id, value, disabled, readonly, onChange, options }:
   const labelField = String(options.labelField ?? 'name');
   const parentField = String(options.parentField ?? 'parentId');
   useEffect(() => {
-    getResult<{ records: ScreenRecord[] }>(`/api/resources/${resource}`, { page: 1, size: 1000 }).then((page) => {
-      const nodes = new Map<number, TreeNode>(page.records.map((r) => [r.id, { value: r.id, title: String(r[labelField] ?? r.id), children: [] }]));
-      const roots: TreeNode[] = [];
-      for (const r of page.records) {
-        const parent = nodes.get(Number(r[parentField]));
-        (parent ? parent.children : roots).push(nodes.get(r.id)!);
-      }
-      setTree(roots);
-    }, () => undefined);
+    getResult<{ records: ScreenRecord[] }>(`/api/resources/${resource}`, { page: 1, size: 1000 }).then(
+      (page) => {
+        const nodes = new Map<number, TreeNode>(
+          page.records.map((r) => [r.id, { value: r.id, title: String(r[labelField] ?? r.id), children: [] }]),
+        );
+        const roots: TreeNode[] = [];
+        for (const r of page.records) {
+          const parent = nodes.get(Number(r[parentField]));
+          (parent ? parent.children : roots).push(nodes.get(r.id)!);
+        }
+        setTree(roots);
+      },
+      () => undefined,
+    );
   }, [resource, labelField, parentField]);
   return (
     <TreeSelect

@@ -12,7 +12,9 @@ interface Node {
 
 /** The records of a tree resource as nested nodes (parentField links a node to its parent). */
 function buildTree(records: ScreenRecord[], labelField: string, parentField: string): Node[] {
-  const nodes = new Map<number, Node>(records.map((r) => [r.id, { key: r.id, title: String(r[labelField] ?? r.id), children: [] }]));
+  const nodes = new Map<number, Node>(
+    records.map((r) => [r.id, { key: r.id, title: String(r[labelField] ?? r.id), children: [] }]),
+  );
   const roots: Node[] = [];
   for (const r of records) {
     const parent = nodes.get(Number(r[parentField]));
@@ -49,7 +51,11 @@ export function TreeCheckWidget({ id, value, disabled, readonly, onChange, optio
   // Only leaves are given as ticked: the tree works out which sections are fully or half ticked.
   const checked = ((value as number[] | undefined) ?? []).filter((k) => leaves.has(k));
   return (
-    <div id={id} className="tree-check-widget" style={{ maxHeight: 360, overflow: 'auto', border: '1px solid #d9d9d9', borderRadius: 6, padding: 4 }}>
+    <div
+      id={id}
+      className="tree-check-widget"
+      style={{ maxHeight: 360, overflow: 'auto', border: '1px solid #d9d9d9', borderRadius: 6, padding: 4 }}
+    >
       <Tree
         checkable
         selectable={false}

@@ -234,13 +234,7 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
           )}
         </div>
       </div>
-      <Modal
-        open={xmlText !== undefined}
-        width="70%"
-        title="XML"
-        footer={null}
-        onCancel={() => setXmlText(undefined)}
-      >
+      <Modal open={xmlText !== undefined} width="70%" title="XML" footer={null} onCancel={() => setXmlText(undefined)}>
         <pre className="lims-designer-xml" data-testid="xml-text">
           {xmlText}
         </pre>

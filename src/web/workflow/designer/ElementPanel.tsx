@@ -20,12 +20,7 @@ export interface PanelData {
   controls: (formId: string) => Promise<FormControl[]>;
 }
 
-const GATEWAYS = [
-  'bpmn:ExclusiveGateway',
-  'bpmn:InclusiveGateway',
-  'bpmn:ParallelGateway',
-  'bpmn:ComplexGateway',
-];
+const GATEWAYS = ['bpmn:ExclusiveGateway', 'bpmn:InclusiveGateway', 'bpmn:ParallelGateway', 'bpmn:ComplexGateway'];
 const CONDITION_SOURCES = ['bpmn:ExclusiveGateway', 'bpmn:InclusiveGateway', 'bpmn:ComplexGateway'];
 const MI_TYPES: { value: string; label: Zh }[] = [
   { value: 'None', label: '非多实例' },
@@ -145,9 +140,7 @@ export function ElementPanel({
             optionFilterProp="label"
             value={groups}
             options={data.positions.items.map((p) => ({ value: String(p.id), label: p.name }))}
-            onChange={(v: string[]) =>
-              update({ 'activiti:candidateGroups': v.length ? v.join(',') : undefined })
-            }
+            onChange={(v: string[]) => update({ 'activiti:candidateGroups': v.length ? v.join(',') : undefined })}
           />
         </Form.Item>
         {multiInstance}

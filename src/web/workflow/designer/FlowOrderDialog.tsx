@@ -11,10 +11,7 @@ export function FlowOrderDialog(props: {
   onCancel: () => void;
 }) {
   const known = props.order.filter((id) => props.flows.some((f) => f.id === id));
-  const [ids, setIds] = useState([
-    ...known,
-    ...props.flows.map((f) => f.id).filter((id) => !known.includes(id)),
-  ]);
+  const [ids, setIds] = useState([...known, ...props.flows.map((f) => f.id).filter((id) => !known.includes(id))]);
   const move = (i: number, by: number) => {
     const next = [...ids];
     const [item] = next.splice(i, 1);
@@ -44,11 +41,7 @@ export function FlowOrderDialog(props: {
               <Button size="small" disabled={props.readOnly || i === 0} onClick={() => move(i, -1)}>
                 {wt('上移')}
               </Button>
-              <Button
-                size="small"
-                disabled={props.readOnly || i === ids.length - 1}
-                onClick={() => move(i, 1)}
-              >
+              <Button size="small" disabled={props.readOnly || i === ids.length - 1} onClick={() => move(i, 1)}>
                 {wt('下移')}
               </Button>
             </Space>

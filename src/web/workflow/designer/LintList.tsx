@@ -32,8 +32,7 @@ export function LintList({ services, definitions }: { services: Services; defini
     if (element) services.get<{ select(e: DiagramElement): void }>('selection').select(element);
   };
   if (!issues) return null;
-  if (issues.length === 0)
-    return <Alert type="success" showIcon title={wt('流程校验通过')} data-testid="lint-ok" />;
+  if (issues.length === 0) return <Alert type="success" showIcon title={wt('流程校验通过')} data-testid="lint-ok" />;
   return (
     <List
       size="small"

@@ -56,9 +56,7 @@ export function ListenerTab({
     const others = extensionsOf(bo).filter((v) => v.$type !== LISTENER);
     const created = next.map((l) => factory.create(LISTENER, { event: l.event, [l.kind]: l.value }));
     const values = [...others, ...created];
-    const extensionElements = values.length
-      ? factory.create('bpmn:ExtensionElements', { values })
-      : undefined;
+    const extensionElements = values.length ? factory.create('bpmn:ExtensionElements', { values }) : undefined;
     services.get<Modeling>('modeling').updateProperties(element, { extensionElements });
   };
   const change = (i: number, patch: Partial<Listener>) =>
@@ -66,10 +64,7 @@ export function ListenerTab({
   return (
     <Space direction="vertical" style={{ width: '100%' }} data-testid="listener-tab">
       {!readOnly && (
-        <Button
-          size="small"
-          onClick={() => write([...listeners, { event: 'start', kind: 'class', value: '' }])}
-        >
+        <Button size="small" onClick={() => write([...listeners, { event: 'start', kind: 'class', value: '' }])}>
           {wt('添加监听器')}
         </Button>
       )}

@@ -9,12 +9,7 @@ import noComplexGateway from 'bpmnlint/rules/no-complex-gateway';
 import subProcessBlankStartEvent from 'bpmnlint/rules/sub-process-blank-start-event';
 import singleEventDefinition from 'bpmnlint/rules/single-event-definition';
 import { checkExpression } from '../../../shared/expression';
-import {
-  labRuleBreaks,
-  type LabAttribute,
-  type LabRule,
-  type RuleNode,
-} from '../../../shared/workflow/labRules';
+import { labRuleBreaks, type LabAttribute, type LabRule, type RuleNode } from '../../../shared/workflow/labRules';
 import { wt, type Zh } from '../i18n';
 
 /**

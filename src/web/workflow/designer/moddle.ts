@@ -125,11 +125,7 @@ const attributeTypes = [
 /** Activiti's elements inside <extensionElements> and their children. */
 const elementTypes = [
   // <activiti:executionListener event="start" class="…"/> (the listener tab) and on tasks, events, flows.
-  extension(
-    'ExecutionListener',
-    ['bpmn:Process', 'bpmn:FlowNode', 'bpmn:SequenceFlow'],
-    listenerProperties(),
-  ),
+  extension('ExecutionListener', ['bpmn:Process', 'bpmn:FlowNode', 'bpmn:SequenceFlow'], listenerProperties()),
   extension('TaskListener', ['bpmn:UserTask'], listenerProperties()),
   // Process-wide engine events (Activiti 5.15+).
   extension(
@@ -218,12 +214,7 @@ export const limsDescriptor = {
     {
       name: 'GatewayProps',
       isAbstract: true,
-      extends: [
-        'bpmn:ExclusiveGateway',
-        'bpmn:InclusiveGateway',
-        'bpmn:ParallelGateway',
-        'bpmn:ComplexGateway',
-      ],
+      extends: ['bpmn:ExclusiveGateway', 'bpmn:InclusiveGateway', 'bpmn:ParallelGateway', 'bpmn:ComplexGateway'],
       properties: [attr('sequenceFlowOrder')],
     },
     { name: 'FlowProps', isAbstract: true, extends: ['bpmn:SequenceFlow'], properties: [attr('formId')] },

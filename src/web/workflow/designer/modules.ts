@@ -73,9 +73,7 @@ class LimsPalette {
   }
   getPaletteEntries() {
     return (entries: Entries) => {
-      const kept: Entries = Object.fromEntries(
-        Object.entries(entries).filter(([k]) => PALETTE_KEEP.includes(k)),
-      );
+      const kept: Entries = Object.fromEntries(Object.entries(entries).filter(([k]) => PALETTE_KEEP.includes(k)));
       kept['create.user-task'] = createEntry(
         'activity',
         'bpmn-icon-user-task',

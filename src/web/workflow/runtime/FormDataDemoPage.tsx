@@ -80,7 +80,15 @@ function SavedRows({ page, version }: { page: FormPage; version: number }) {
   return (
     <Card size="small" title={rt('已保存的数据')}>
       {error && <Alert type="error" showIcon title={error} />}
-      <Table<Saved> rowKey="id" size="small" bordered columns={columns} dataSource={rows} data-testid="saved-form-data" scroll={{ x: 'max-content' }} />
+      <Table<Saved>
+        rowKey="id"
+        size="small"
+        bordered
+        columns={columns}
+        dataSource={rows}
+        data-testid="saved-form-data"
+        scroll={{ x: 'max-content' }}
+      />
     </Card>
   );
 }

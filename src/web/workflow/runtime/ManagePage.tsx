@@ -6,7 +6,16 @@ import { feedback, notify } from '../../app/feedback';
 import { userState } from '../../auth/user';
 import { i18n } from '../../i18n';
 import { rt } from './i18n';
-import { deleteInstance, deployments as loadDeployments, instances as loadInstances, resumeInstance, suspendInstance, type DeploymentRow, type InstanceRow, type InstanceStatus } from './api';
+import {
+  deleteInstance,
+  deployments as loadDeployments,
+  instances as loadInstances,
+  resumeInstance,
+  suspendInstance,
+  type DeploymentRow,
+  type InstanceRow,
+  type InstanceStatus,
+} from './api';
 import { statusOf, time } from './results';
 import { StartDialog } from './StartDialog';
 import './runtime.css';
@@ -114,7 +123,12 @@ export default function ManagePage() {
   const instanceColumns: TableColumnsType<InstanceRow> = [
     { key: 'process', title: rt('流程'), render: (_, r) => `${r.processName} (${r.processKey} v${r.version})` },
     { key: 'businessKey', title: rt('业务编号'), dataIndex: 'businessKey', width: 140 },
-    { key: 'status', title: rt('状态'), width: 90, render: (_, r) => <Tag color={statusOf(r.status).color}>{statusOf(r.status).label}</Tag> },
+    {
+      key: 'status',
+      title: rt('状态'),
+      width: 90,
+      render: (_, r) => <Tag color={statusOf(r.status).color}>{statusOf(r.status).label}</Tag>,
+    },
     { key: 'startedBy', title: rt('发起人'), dataIndex: 'startedBy', width: 110 },
     { key: 'startedAt', title: rt('发起时间'), width: 170, render: (_, r) => time(r.startedAt) },
     { key: 'tasks', title: rt('当前任务'), render: (_, r) => r.currentTasks.join('、') },
@@ -158,7 +172,9 @@ export default function ManagePage() {
           value={list.query.status ?? ''}
           options={statusOptions}
           style={{ width: 120 }}
-          onChange={(status: string) => list.setQuery((q) => ({ ...q, page: 1, status: (status || undefined) as InstanceStatus | undefined }))}
+          onChange={(status: string) =>
+            list.setQuery((q) => ({ ...q, page: 1, status: (status || undefined) as InstanceStatus | undefined }))
+          }
         />
         <Input.Search
           placeholder={rt('业务编号')}
@@ -181,7 +197,12 @@ export default function ManagePage() {
         columns={instanceColumns}
         dataSource={list.records}
         data-testid="process-instances"
-        pagination={{ current: list.query.page, pageSize: PAGE_SIZE, total: list.total, onChange: (page) => list.setQuery((q) => ({ ...q, page })) }}
+        pagination={{
+          current: list.query.page,
+          pageSize: PAGE_SIZE,
+          total: list.total,
+          onChange: (page) => list.setQuery((q) => ({ ...q, page })),
+        }}
       />
     </>
   );
@@ -197,7 +218,15 @@ export default function ManagePage() {
             children: (
               <>
                 {deploymentsError && <Alert type="error" showIcon title={deploymentsError} />}
-                <Table<DeploymentRow> rowKey="id" size="small" bordered columns={deploymentColumns} dataSource={deployments} data-testid="deployments" pagination={{ pageSize: 50, hideOnSinglePage: true }} />
+                <Table<DeploymentRow>
+                  rowKey="id"
+                  size="small"
+                  bordered
+                  columns={deploymentColumns}
+                  dataSource={deployments}
+                  data-testid="deployments"
+                  pagination={{ pageSize: 50, hideOnSinglePage: true }}
+                />
               </>
             ),
           },

@@ -29,14 +29,32 @@ function newest(rows: DeploymentRow[]): DeploymentRow[] {
   return [...byKey.values()];
 }
 
-export function StartDialog({ deployments, chosen, onClose, onStarted }: { deployments: DeploymentRow[]; chosen?: string; onClose: () => void; onStarted: () => void }) {
+export function StartDialog({
+  deployments,
+  chosen,
+  onClose,
+  onStarted,
+}: {
+  deployments: DeploymentRow[];
+  chosen?: string;
+  onClose: () => void;
+  onStarted: () => void;
+}) {
   const [form] = Form.useForm<Values>();
   const [saving, setSaving] = useState(false);
   const submit = async (values: Values) => {
-    const variables = Object.fromEntries((values.variables ?? []).filter((v) => v.name?.trim()).map((v) => [v.name!.trim(), typed(v.value)]));
+    const variables = Object.fromEntries(
+      (values.variables ?? []).filter((v) => v.name?.trim()).map((v) => [v.name!.trim(), typed(v.value)]),
+    );
     setSaving(true);
     try {
-      notify.success(await startProcess({ deploymentId: values.deploymentId, businessKey: values.businessKey?.trim() || null, variables }));
+      notify.success(
+        await startProcess({
+          deploymentId: values.deploymentId,
+          businessKey: values.businessKey?.trim() || null,
+          variables,
+        }),
+      );
       onStarted();
     } catch (e) {
       notify.error(errorMessage(e, rt('操作失败')));
@@ -45,9 +63,29 @@ export function StartDialog({ deployments, chosen, onClose, onStarted }: { deplo
     }
   };
   return (
-    <Modal open title={rt('发起流程')} width={560} onCancel={onClose} onOk={() => form.submit()} okText={rt('确定')} cancelText={rt('取消')} confirmLoading={saving} destroyOnHidden className="start-dialog">
-      <Form<Values> form={form} layout="vertical" initialValues={{ deploymentId: chosen }} onFinish={(v) => void submit(v)}>
-        <Form.Item name="deploymentId" label={rt('流程模型')} rules={[{ required: true, message: rt('请选择流程模型') }]}>
+    <Modal
+      open
+      title={rt('发起流程')}
+      width={560}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={rt('确定')}
+      cancelText={rt('取消')}
+      confirmLoading={saving}
+      destroyOnHidden
+      className="start-dialog"
+    >
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        initialValues={{ deploymentId: chosen }}
+        onFinish={(v) => void submit(v)}
+      >
+        <Form.Item
+          name="deploymentId"
+          label={rt('流程模型')}
+          rules={[{ required: true, message: rt('请选择流程模型') }]}
+        >
           <Select
             data-testid="start-model"
             showSearch={{ optionFilterProp: 'label' }}

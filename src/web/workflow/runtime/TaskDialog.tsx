@@ -74,7 +74,11 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
     if (result === 'rollback_define' && !target) return void notify.warning(rt('请选择退回节点'));
     setSaving(true);
     try {
-      const message = await completeTask(task.id, { result, variables, ...(result === 'rollback_define' && { targetElementId: target }) });
+      const message = await completeTask(task.id, {
+        result,
+        variables,
+        ...(result === 'rollback_define' && { targetElementId: target }),
+      });
       notify.success(message);
       onDone();
     } catch (e) {
@@ -101,7 +105,13 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
         <Button key="cancel" onClick={onClose}>
           {rt('取消')}
         </Button>,
-        <Button key="submit" type="primary" loading={saving} disabled={!detail.mayComplete} onClick={() => void submit()}>
+        <Button
+          key="submit"
+          type="primary"
+          loading={saving}
+          disabled={!detail.mayComplete}
+          onClick={() => void submit()}
+        >
           {rt('提交')}
         </Button>,
       ]}
@@ -113,12 +123,24 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
         <Descriptions.Item label={rt('创建时间')}>{time(task.createdAt)}</Descriptions.Item>
       </Descriptions>
       {instance.status === 'suspended' && <Alert type="warning" showIcon title={rt('已挂起')} />}
-      {page ? <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} /> : <p className="task-no-form">{rt('该任务没有表单')}</p>}
+      {page ? (
+        <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} />
+      ) : (
+        <p className="task-no-form">{rt('该任务没有表单')}</p>
+      )}
       <div className="task-result">
         <label>{rt('处理结果')}</label>
-        <Radio.Group value={result} onChange={(e) => setResult(e.target.value as ResultValue)} data-testid="task-result">
+        <Radio.Group
+          value={result}
+          onChange={(e) => setResult(e.target.value as ResultValue)}
+          data-testid="task-result"
+        >
           {RESULTS.map((r) => (
-            <Radio key={r.value} value={r.value} disabled={r.value.startsWith('rollback_') && detail.rollbackTargets.length === 0}>
+            <Radio
+              key={r.value}
+              value={r.value}
+              disabled={r.value.startsWith('rollback_') && detail.rollbackTargets.length === 0}
+            >
               {rt(r.label)}
             </Radio>
           ))}

@@ -21,7 +21,11 @@ type Open = { kind: 'task'; id: string } | { kind: 'trace'; id: string } | undef
 function useTasks() {
   const [version, setVersion] = useState(0);
   // Each answer remembers the reload it answers: loading is "the last answer is for an older one".
-  const [answer, setAnswer] = useState<{ version: number; todo: TaskRow[]; done: TaskRow[] }>({ version: -1, todo: [], done: [] });
+  const [answer, setAnswer] = useState<{ version: number; todo: TaskRow[]; done: TaskRow[] }>({
+    version: -1,
+    todo: [],
+    done: [],
+  });
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
     let current = true;

@@ -45,7 +45,10 @@ function useViewer(trace: Trace | undefined, onNames: (names: Map<string, string
         canvas.zoom('fit-viewport');
         for (const id of trace.finished) if (registry.get(id)) canvas.addMarker(id, 'trace-finished');
         for (const id of trace.active) if (registry.get(id)) canvas.addMarker(id, 'trace-active');
-        const ids = new Set([...trace.history.map((h) => h.elementId), ...trace.history.map((h) => h.targetElementId ?? '')]);
+        const ids = new Set([
+          ...trace.history.map((h) => h.elementId),
+          ...trace.history.map((h) => h.targetElementId ?? ''),
+        ]);
         onNames(new Map([...ids].map((id) => [id, registry.get(id)?.businessObject?.name ?? id])));
       },
       (e: unknown) => alive && setProblem(e instanceof Error ? e.message : String(e)),
@@ -68,7 +71,8 @@ function eventLabel(row: HistoryRow): Word {
 }
 
 /** The rows a person reads: the process start and end, and every arrival, completion and rollback at a user task. */
-const shown = (h: HistoryRow) => h.elementType === 'Process' || h.elementType === 'EndEvent' || (h.elementType === 'UserTask' && h.event !== 'end');
+const shown = (h: HistoryRow) =>
+  h.elementType === 'Process' || h.elementType === 'EndEvent' || (h.elementType === 'UserTask' && h.event !== 'end');
 
 export default function TraceDialog({ instanceId, onClose }: { instanceId: string; onClose: () => void }) {
   useSnapshot(i18n);
@@ -82,7 +86,11 @@ export default function TraceDialog({ instanceId, onClose }: { instanceId: strin
   const name = (id: string | null) => (id ? (names.get(id) ?? id) : '');
 
   const columns: TableColumnsType<HistoryRow & { key: number }> = [
-    { key: 'node', title: rt('节点'), render: (_, row) => (row.elementType === 'Process' ? (trace?.processKey ?? '') : name(row.elementId)) },
+    {
+      key: 'node',
+      title: rt('节点'),
+      render: (_, row) => (row.elementType === 'Process' ? (trace?.processKey ?? '') : name(row.elementId)),
+    },
     { key: 'event', title: rt('事件'), width: 100, render: (_, row) => rt(eventLabel(row)) },
     { key: 'user', title: rt('处理人'), dataIndex: 'userName', width: 110 },
     { key: 'at', title: rt('时间'), width: 170, render: (_, row) => time(row.at) },
@@ -91,7 +99,15 @@ export default function TraceDialog({ instanceId, onClose }: { instanceId: strin
   ];
   const status = trace && statusOf(trace.status);
   return (
-    <Modal open title={rt('流程追踪')} width="90%" footer={null} onCancel={onClose} destroyOnHidden className="trace-dialog">
+    <Modal
+      open
+      title={rt('流程追踪')}
+      width="90%"
+      footer={null}
+      onCancel={onClose}
+      destroyOnHidden
+      className="trace-dialog"
+    >
       {error && <Alert type="error" showIcon title={error} />}
       {!trace && !error && <Spin />}
       {trace && (

@@ -91,23 +91,32 @@ async function post(url: string, body?: object): Promise<string> {
 }
 
 export const claimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/claim`);
-export const completeTask = (id: string, body: { result?: string; variables: Record<string, unknown>; targetElementId?: string }) =>
-  post(`/api/workflow/task/${encodeURIComponent(id)}/complete`, body);
+export const completeTask = (
+  id: string,
+  body: { result?: string; variables: Record<string, unknown>; targetElementId?: string },
+) => post(`/api/workflow/task/${encodeURIComponent(id)}/complete`, body);
 export const suspendInstance = (id: string) => post(`/api/workflow/process/${encodeURIComponent(id)}/suspend`);
 export const resumeInstance = (id: string) => post(`/api/workflow/process/${encodeURIComponent(id)}/resume`);
 export async function deleteInstance(id: string): Promise<string> {
   const { data } = await http.delete<Result<null>>(`/api/workflow/process/${encodeURIComponent(id)}`);
   return data.resultMessage;
 }
-export const startProcess = (body: { deploymentId: string; businessKey: string | null; variables: Record<string, unknown> }) =>
-  post('/api/workflow/process/start', body);
+export const startProcess = (body: {
+  deploymentId: string;
+  businessKey: string | null;
+  variables: Record<string, unknown>;
+}) => post('/api/workflow/process/start', body);
 
 /** Form pages (spec 7.6) for the form data demo. */
 export const formInfos = () => getResult<{ id: number; pageName: string }[]>('/api/form/findAllFormInfos');
 export const formPage = (id: number) => getResult<FormPage>('/api/form/getFormInfo', { id });
-export const insertFormData = (formId: number, data: Record<string, unknown>) => post('/api/form/insertFormData', { formId, data });
+export const insertFormData = (formId: number, data: Record<string, unknown>) =>
+  post('/api/form/insertFormData', { formId, data });
 export const savedFormData = (formId: number) =>
-  getResult<{ records: { id: string; data: Record<string, unknown>; createdBy: string | null; createFormTime: string }[]; total: number }>('/api/form/findTbAllData', {
+  getResult<{
+    records: { id: string; data: Record<string, unknown>; createdBy: string | null; createFormTime: string }[];
+    total: number;
+  }>('/api/form/findTbAllData', {
     formId,
     size: 100,
   });

@@ -40,6 +40,7 @@ export function time(value: string | null | undefined): string {
 
 /** Field errors the server answered (400 with resultObject.errors), else none. */
 export function serverFieldErrors(error: unknown): FieldError[] {
-  if (error instanceof AxiosError) return (error.response?.data as { resultObject?: { errors?: FieldError[] } })?.resultObject?.errors ?? [];
+  if (error instanceof AxiosError)
+    return (error.response?.data as { resultObject?: { errors?: FieldError[] } })?.resultObject?.errors ?? [];
   return [];
 }
