@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/server/app';
 import { readConfig } from '../src/server/config';
-import { PushHub } from '../src/server/push/hub';
+import { PushHub } from '../src/server/kernel/push/hub';
 import { prepare } from '../src/server/startup';
 import { api, tokenFor } from '../tests/support/client';
 import { DEMO_PASSWORD } from '../tests/support/server';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
 import { readConfig } from '../src/server/config';
-import { PushHub } from '../src/server/push/hub';
+import { PushHub } from '../src/server/kernel/push/hub';
 import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';
 import { tokenFor } from '../tests/support/client';

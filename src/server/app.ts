@@ -4,17 +4,17 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { pickLocale, t } from '../shared/i18n/messages.js';
-import type { AppContext } from './context.js';
-import { ApiError, InvalidRecord, sendError } from './http/envelope.js';
-import { withoutSecrets } from './http/request.js';
-import { installAuthHook } from './auth/hook.js';
+import type { AppContext } from './kernel/context.js';
+import { ApiError, InvalidRecord, sendError } from './kernel/http/envelope.js';
+import { withoutSecrets } from './kernel/http/request.js';
+import { installAuthHook } from './kernel/identity/hook.js';
 import { authRoutes } from './auth/routes.js';
 import { userRoutes } from './users/routes.js';
 import { organizationRoutes } from './organizations/routes.js';
 import { dictionaryRoutes } from './dictionaries/routes.js';
-import { uiRoutes } from './ui/routes.js';
-import { resourceRoutes } from './resources/routes.js';
-import { installPushSockets, pushRoutes } from './push/routes.js';
+import { uiRoutes } from './menus/userMenu.js';
+import { resourceRoutes } from './kernel/resources/routes.js';
+import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
 import { qcRoutes } from './qc/routes.js';
 import { financeRoutes } from './finance/routes.js';
 import { microbiologyRoutes } from './microbiology/routes.js';
@@ -29,8 +29,8 @@ import { workflowEngineRoutes } from './workflow/engine/routes.js';
 import { handoverRoutes } from './handover/routes.js';
 import { customConfigRoutes } from './customConfig/routes.js';
 import { dataInputRoutes } from './dataInput/routes.js';
-import { specimenCharacterRoutes } from './resources/publicDataCalls.js';
-import { installUnloggedWriteWatch, watchWrites } from './logs/unloggedWrites.js';
+import { specimenCharacterRoutes } from './kernel/publicData/calls.js';
+import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
 
 /** Builds the HTTP server: API routes, the auth hook, the spec's error envelope and the browser app. */
 export async function buildApp(appContext: AppContext): Promise<FastifyInstance> {

@@ -2,7 +2,7 @@ import { buildApp } from './app.js';
 import { readConfig } from './config.js';
 import { DEMO_USERS } from './seed/demo.js';
 import { prepare } from './startup.js';
-import { PushHub } from './push/hub.js';
+import { PushHub } from './kernel/push/hub.js';
 import { WorkflowEngine } from './workflow/engine/service.js';
 
 /** `npm start`: open the database, bring it up to date, serve app + API on one port. */

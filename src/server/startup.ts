@@ -1,10 +1,10 @@
 import type { ServerConfig } from './config.js';
-import { openDatabase, type Database } from './db/database.js';
-import { migrate } from './db/migrate.js';
+import { openDatabase, type Database } from './kernel/db/database.js';
+import { migrate } from './kernel/db/migrate.js';
 import { seedSystemDictionaries } from './dictionaries/repository.js';
 import { readMenuFile, seedMenus } from './menus/seed.js';
-import { ensureIndexes } from './resources/repository.js';
-import { ScreenRegistry } from './screens/registry.js';
+import { ensureIndexes } from './kernel/resources/repository.js';
+import { ScreenRegistry } from './kernel/screens/registry.js';
 import { seedDemo } from './seed/demo.js';
 
 export interface Prepared {

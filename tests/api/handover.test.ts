@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, login, tokenFor } from '../support/client';
 import { pdfText } from '../support/pdfText';
-import { withoutSecrets } from '../../src/server/http/request';
+import { withoutSecrets } from '../../src/server/kernel/http/request';
 
 type Handover = Record<string, unknown> & {
   id: number;

@@ -56,8 +56,8 @@ describe('idle limit and lifetime', () => {
 
 describe('migrations', () => {
   it('apply once: running them again changes nothing', async () => {
-    const { migrate } = await import('../../src/server/db/migrate');
-    const { migrations } = await import('../../src/server/db/migrations');
+    const { migrate } = await import('../../src/server/kernel/db/migrate');
+    const { migrations } = await import('../../src/server/kernel/db/migrations');
     expect(await migrate(lims.db)).toEqual([]);
     const rows = await lims.db.query<{ version: number }>('select version from schema_migrations order by version');
     expect(rows.map((r) => r.version)).toEqual(migrations.map((m) => m.version));

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
-import { checkScreenFile } from '../../src/server/screens/check';
+import { checkScreenFile } from '../../src/server/kernel/screens/check';
 import { validateRecord } from '../../src/shared/screens/validate';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 

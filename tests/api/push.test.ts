@@ -12,7 +12,7 @@ import {
   readDelivery,
   splitForNotify,
   stamp,
-} from '../../src/server/push/alert';
+} from '../../src/server/kernel/push/alert';
 
 async function signIn(url: string, account: string): Promise<{ id: number; token: string }> {
   const { status, body } = await login(url, account, DEMO_PASSWORD);

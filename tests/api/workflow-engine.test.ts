@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, tokenFor } from '../support/client';
 import { openTab, type Tab } from '../support/pushSocket';
-import { openDatabase } from '../../src/server/db/database';
+import { openDatabase } from '../../src/server/kernel/db/database';
 import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 
 /**

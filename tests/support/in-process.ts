@@ -4,9 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { readConfig } from '../../src/server/config';
-import type { Database } from '../../src/server/db/database';
+import type { Database } from '../../src/server/kernel/db/database';
 import { prepare } from '../../src/server/startup';
-import { PushHub, silenceLimitSeconds } from '../../src/server/push/hub';
+import { PushHub, silenceLimitSeconds } from '../../src/server/kernel/push/hub';
 import { copyTemplate, DEMO_PASSWORD } from './server';
 
 /**

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { UNLOGGED_WRITE } from '../../src/server/logs/unloggedWrites';
+import { UNLOGGED_WRITE } from '../../src/server/kernel/audit/unloggedWrites';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'Demo@2026pw';

@@ -11,7 +11,7 @@ import {
   type ChartOption,
   type ChartRow,
 } from '../../src/web/charts/chartOptions';
-import { checkScreenFile } from '../../src/server/screens/check';
+import { checkScreenFile } from '../../src/server/kernel/screens/check';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 const schemaDir = path.resolve(import.meta.dirname, '../../schemas');

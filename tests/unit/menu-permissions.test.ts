@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseIds, permittedMenuIds } from '../../src/server/roles/repository';
+import { parseIds, permittedMenuIds } from '../../src/server/kernel/identity/roles';
 import { flattenMenus } from '../../src/shared/menu/types';
 import { menuIdsFor } from '../../src/server/menus/seed';
 

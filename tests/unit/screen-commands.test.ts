@@ -5,7 +5,7 @@ import { commandHandler, fileNameOf, fillPath, registerCommand } from '../../src
 import { commandFormScreen } from '../../src/web/screens/CommandDialog';
 import { validateRecord } from '../../src/shared/screens/validate';
 import { keepQuery } from '../../src/web/screens/controllers';
-import { commandProblems } from '../../src/server/screens/commands';
+import { commandProblems } from '../../src/server/kernel/screens/commands';
 import type { ActionDef, ScreenSchema } from '../../src/shared/screens/fields';
 
 const label = { 'zh-CN': '评价', 'en-US': 'Evaluate' };

@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import Fastify from 'fastify';
-import type { Database, Queryable } from '../../src/server/db/database';
-import { installUnloggedWriteWatch, UNLOGGED_WRITE, watchWrites } from '../../src/server/logs/unloggedWrites';
+import type { Database, Queryable } from '../../src/server/kernel/db/database';
+import { installUnloggedWriteWatch, UNLOGGED_WRITE, watchWrites } from '../../src/server/kernel/audit/unloggedWrites';
 
 /** A database that runs nothing: the watch only reads the statements' text. */
 const inert: Queryable = { query: async () => [], exec: async () => undefined };

@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../shared/i18n/messages.js';
 import { checkPasswordChange, type PasswordChange } from '../../shared/password/policy.js';
-import type { AppContext } from '../context.js';
-import { badRequest, okMessage, ok } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest, okMessage, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
 import {
   findForLogin,
   MAX_FAILED_ATTEMPTS,
@@ -12,10 +12,10 @@ import {
   recordGoodLogin,
   setPassword,
   getUser,
-} from '../users/repository.js';
-import { hashPassword, verifyNobody, verifyPassword } from './passwords.js';
-import { issueToken, revokeToken, revokeUserTokens } from './sessions.js';
-import { appendLog } from '../resources/audit.js';
+} from '../kernel/identity/accounts.js';
+import { hashPassword, verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
+import { issueToken, revokeToken, revokeUserTokens } from '../kernel/identity/sessions.js';
+import { appendLog } from '../kernel/audit/log.js';
 
 const CLIENT_ID = 'laboratory';
 

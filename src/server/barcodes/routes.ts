@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { AppContext } from '../context.js';
-import { notFound, ok } from '../http/envelope.js';
-import { appendLog } from '../resources/audit.js';
-import { getRecord, updateRecord } from '../resources/repository.js';
-import { refuse, screenOf } from '../commands/record.js';
+import type { AppContext } from '../kernel/context.js';
+import { notFound, ok } from '../kernel/http/envelope.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { getRecord, updateRecord } from '../kernel/resources/repository.js';
+import { refuse, screenOf } from '../kernel/resources/commands.js';
 import { barcodeOf, lastSequenceOf, periodOf, repeatsNumbers, type BarcodeRule } from './sequence.js';
 
 const MESSAGES = {

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, okMessage, ok } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { appendLog } from '../resources/audit.js';
-import { CONFIG_KEY, kindOf, type ConfigKind } from './kinds.js';
-import { getConfig, saveConfig } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest, forbidden, okMessage, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { CONFIG_KEY, kindOf, type ConfigKind } from '../kernel/labConfig/kinds.js';
+import { getConfig, saveConfig } from '../kernel/labConfig/store.js';
 
 interface ConfigInput {
   configKey?: unknown;

@@ -1,12 +1,12 @@
 import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AuthUser } from '../auth/actor.js';
-import type { Queryable } from '../db/database.js';
-import { InvalidRecord } from '../http/envelope.js';
-import { appendLog } from '../resources/audit.js';
-import { insertRecord } from '../resources/repository.js';
-import { lockScope } from '../resources/routes.js';
-import { checkWrite, writableData } from '../resources/service.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { InvalidRecord } from '../kernel/http/envelope.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { insertRecord } from '../kernel/resources/repository.js';
+import { lockScope } from '../kernel/resources/routes.js';
+import { checkWrite, writableData } from '../kernel/resources/records.js';
 
 /**
  * Each accepted import is recorded as a batch of 数据导入管理 (the dataImport screen): its number, the

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { labTypeWrites, screenAllows } from '../../shared/screens/access.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import { acceptMultipart, formParts } from '../http/multipart.js';
-import { actorOf } from '../http/request.js';
-import { getOrganization } from '../organizations/repository.js';
-import { importRows, readSheet, type ImportRow } from '../resources/excel.js';
-import { lockScope } from '../resources/routes.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { acceptMultipart, formParts } from '../kernel/http/multipart.js';
+import { actorOf } from '../kernel/http/request.js';
+import { getOrganization } from '../kernel/identity/organizations.js';
+import { importRows, readSheet, type ImportRow } from '../kernel/resources/excel.js';
+import { lockScope } from '../kernel/resources/routes.js';
 import { recordBatches, type Batch } from './batches.js';
 
 /**

@@ -1,10 +1,10 @@
 import { BASE_ORG_ID } from '../../shared/access/can.js';
 import { screenMessage } from '../../shared/screens/messages.js';
 import { validateRecord } from '../../shared/screens/validate.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { notFound } from '../http/envelope.js';
-import type { PublicSource, PublicStore } from '../resources/publicData.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { notFound } from '../kernel/http/envelope.js';
+import type { PublicSource, PublicStore } from '../kernel/publicData/publicData.js';
 import {
   flagDictionaryCopies,
   getDictionary,

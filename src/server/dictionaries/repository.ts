@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.js';
+import type { Queryable } from '../kernel/db/database.js';
 
 export interface DictionaryDetail {
   id: number;

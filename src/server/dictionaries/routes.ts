@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID, hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { isUniqueViolation } from '../kernel/db/errors.js';
+import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf, intParam } from '../kernel/http/request.js';
 import {
   deleteDetail,
   deleteDictionary,
@@ -23,8 +23,8 @@ import {
 import { changeDictionary, writableDictionary } from './service.js';
 import { dictionaryScreenRoutes } from './screen.js';
 import { dictionaryStore } from './publicDictionaries.js';
-import { usePublicStore } from '../resources/publicData.js';
-import { registerPublicDataCalls } from '../resources/publicDataCalls.js';
+import { usePublicStore } from '../kernel/publicData/publicData.js';
+import { registerPublicDataCalls } from '../kernel/publicData/calls.js';
 
 const dictionaryBody = {
   type: 'object',

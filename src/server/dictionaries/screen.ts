@@ -5,11 +5,11 @@ import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
 import type { FieldError } from '../../shared/screens/validate.js';
 import { screenMessage } from '../../shared/screens/messages.js';
-import type { AppContext } from '../context.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { badRequest, conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
-import { contentVersion } from '../resources/contentVersion.js';
-import { registerTableResource, type Call, type TableRecord } from '../system/tableResource.js';
+import type { AppContext } from '../kernel/context.js';
+import { isUniqueViolation } from '../kernel/db/errors.js';
+import { badRequest, conflict, forbidden, InvalidRecord, notFound } from '../kernel/http/envelope.js';
+import { contentVersion } from '../kernel/resources/contentVersion.js';
+import { registerTableResource, type Call, type TableRecord } from '../kernel/resources/tables.js';
 import {
   deleteDictionary,
   getDictionary,

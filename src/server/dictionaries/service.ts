@@ -1,8 +1,8 @@
 import { BASE_ORG_ID, hasRole } from '../../shared/access/can.js';
-import type { AuthUser } from '../auth/actor.js';
-import type { Database, Queryable } from '../db/database.js';
-import { forbidden, notFound } from '../http/envelope.js';
-import { appendLog } from '../resources/audit.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import type { Database, Queryable } from '../kernel/db/database.js';
+import { forbidden, notFound } from '../kernel/http/envelope.js';
+import { appendLog } from '../kernel/audit/log.js';
 import { flagDictionaryCopies, getDictionary, type Dictionary } from './repository.js';
 
 /**

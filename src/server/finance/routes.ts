@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { AppContext } from '../context.js';
-import { ok } from '../http/envelope.js';
-import { present } from '../resources/service.js';
-import type { StoredRecord } from '../resources/repository.js';
-import type { AuthUser } from '../auth/actor.js';
-import { refuse, runRecordCommand } from '../commands/record.js';
+import type { AppContext } from '../kernel/context.js';
+import { ok } from '../kernel/http/envelope.js';
+import { present } from '../kernel/resources/records.js';
+import type { StoredRecord } from '../kernel/resources/repository.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
 
 const MESSAGES = {
   closed: { 'zh-CN': '该结算已审核完毕，不能再次审核', 'en-US': 'This settlement audit is already closed' },

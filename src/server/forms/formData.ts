@@ -8,11 +8,11 @@ import {
 } from '../../shared/forms/formPage.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { screenAllows } from '../../shared/screens/access.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { badRequest, forbidden, InvalidRecord, notFound, ok } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
-import { appendLog } from '../resources/audit.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { badRequest, forbidden, InvalidRecord, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf, intParam } from '../kernel/http/request.js';
+import { appendLog } from '../kernel/audit/log.js';
 
 /**
  * Form pages filled in (spec 7.6): a page with its elements and their choices (getFormInfo), data saved

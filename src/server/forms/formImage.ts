@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { badRequest, ok } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { appendLog } from '../resources/audit.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { badRequest, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { appendLog } from '../kernel/audit/log.js';
 import { formPageFor } from './formData.js';
 import { imageInput } from './images.js';
 

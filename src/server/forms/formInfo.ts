@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID, manages } from '../../shared/access/can.js';
 import { screenAllows } from '../../shared/screens/access.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { getOrganization } from '../organizations/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { getOrganization } from '../kernel/identity/organizations.js';
 
 /**
  * What the workflow designer and the condition builder read of the forms (spec 3, 7.6): the form pages

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { imageMime, MAX_FILE_BYTES } from '../../shared/files.js';
-import { badRequest } from '../http/envelope.js';
-import { formParts } from '../http/multipart.js';
+import { badRequest } from '../kernel/http/envelope.js';
+import { formParts } from '../kernel/http/multipart.js';
 
 /**
  * Pictures sent to the server (spec 7.6 saveImage, upsertDictImg): a file part of a multipart body, or

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { screenAllows } from '../../shared/screens/access.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, ok } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { forward, queryString } from '../http/forward.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { forward, queryString } from '../kernel/http/forward.js';
 import { imageInput } from './images.js';
 
 /**

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { screenMessage } from '../../shared/screens/messages.js';
-import type { AppContext } from '../context.js';
-import { InvalidRecord } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
+import type { AppContext } from '../kernel/context.js';
+import { InvalidRecord } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
 import { formDataRoutes } from './formData.js';
 import { formInfoRoutes } from './formInfo.js';
 import { inputHelperRoutes } from './inputHelper.js';
 import { formImageRoutes } from './formImage.js';
-import { acceptMultipart } from '../http/multipart.js';
+import { acceptMultipart } from '../kernel/http/multipart.js';
 import { MAX_FILE_BYTES } from '../../shared/files.js';
 import { registerSpecCalls } from './specCalls.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import { forbidden } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { forward, queryString } from '../http/forward.js';
-import { idList, registerPublicDataCalls } from '../resources/publicDataCalls.js';
+import type { AppContext } from '../kernel/context.js';
+import { forbidden } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { forward, queryString } from '../kernel/http/forward.js';
+import { idList, registerPublicDataCalls } from '../kernel/publicData/calls.js';
 
 /**
  * The list / create / edit / delete / sync / issue calls spec 7.6 names for forms, elements and tree

@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { t, type Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { badRequest, conflict, InvalidRecord, notFound } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { appendLog } from '../resources/audit.js';
-import { insertRecord, updateRecord, type StoredRecord } from '../resources/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { badRequest, conflict, InvalidRecord, notFound } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { insertRecord, updateRecord, type StoredRecord } from '../kernel/resources/repository.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
 import type { Receiver } from './receiver.js';
 import { refuseClosed } from './rules.js';

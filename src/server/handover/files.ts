@@ -1,9 +1,9 @@
 import type { Locale } from '../../shared/i18n/messages.js';
 import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AuthUser } from '../auth/actor.js';
-import type { Queryable } from '../db/database.js';
-import { scopeOrg } from '../resources/repository.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { scopeOrg } from '../kernel/resources/repository.js';
 
 export type FileKind = 'image' | 'file';
 

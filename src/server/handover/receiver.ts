@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../context.js';
-import { badRequest } from '../http/envelope.js';
-import { actorOf } from '../http/request.js';
-import { verifyNobody, verifyPassword } from '../auth/passwords.js';
-import { appendLog } from '../resources/audit.js';
-import { findForLogin, getUser, MAX_FAILED_ATTEMPTS, recordFailedLogin, recordGoodLogin } from '../users/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { findForLogin, getUser, MAX_FAILED_ATTEMPTS, recordFailedLogin, recordGoodLogin } from '../kernel/identity/accounts.js';
 import { HANDOVER } from './store.js';
 
 /** The person who received, as their own account and password proved. */

@@ -1,10 +1,10 @@
 import { t, type Locale } from '../../shared/i18n/messages.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { InvalidRecord } from '../http/envelope.js';
-import type { ResourceHooks } from '../resources/hooks.js';
-import type { StoredRecord } from '../resources/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { InvalidRecord } from '../kernel/http/envelope.js';
+import type { ResourceHooks } from '../kernel/resources/hooks.js';
+import type { StoredRecord } from '../kernel/resources/repository.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
 import { deleteLines, isOpen, LINE, nextHandoverNo, openHolders, screenNamed, stamp, syncLines } from './store.js';
 

@@ -1,9 +1,9 @@
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { one } from '../db/database.js';
-import { ApiError } from '../http/envelope.js';
-import { insertRecord, titlesOf, type StoredRecord } from '../resources/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { one } from '../kernel/db/database.js';
+import { ApiError } from '../kernel/http/envelope.js';
+import { insertRecord, titlesOf, type StoredRecord } from '../kernel/resources/repository.js';
 
 /** The handover (交接管理) and its lines, one specimen each (交接查询). */
 export const HANDOVER = 'handoverRecord';

@@ -1,8 +1,8 @@
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { Queryable } from '../db/database.js';
-import { badRequest } from '../http/envelope.js';
-import type { ConfigKind, ConfigValue } from '../customConfig/kinds.js';
-import { getConfig } from '../customConfig/repository.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { badRequest } from '../kernel/http/envelope.js';
+import type { ConfigKind, ConfigValue } from '../kernel/labConfig/kinds.js';
+import { getConfig } from '../kernel/labConfig/store.js';
 
 /** Line fields a slip may print, in the order a lab would choose from. */
 export const SLIP_COLUMNS = [

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import { forbidden, notFound, okMessage } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
-import { appendLog } from '../resources/audit.js';
-import { exportWorkbook } from '../resources/excel.js';
-import type { ApiRecord } from '../resources/service.js';
-import { deleteLog, findLog, type LogFilter } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { forbidden, notFound, okMessage } from '../kernel/http/envelope.js';
+import { actorOf, intParam } from '../kernel/http/request.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { exportWorkbook } from '../kernel/resources/excel.js';
+import type { ApiRecord } from '../kernel/resources/records.js';
+import { deleteLog, findLog, type LogFilter } from '../kernel/audit/entries.js';
 
 /**
  * The operation log (spec 7.7, domain notes "Audit and records"): administrators read it, export it

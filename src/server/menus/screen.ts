@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { MenuMeta } from '../../shared/menu/types.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { one } from '../db/database.js';
-import { conflict, notFound } from '../http/envelope.js';
-import { appendLog } from '../resources/audit.js';
-import { contentVersion } from '../resources/contentVersion.js';
-import { registerTableResource, type TableRecord } from '../system/tableResource.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { one } from '../kernel/db/database.js';
+import { conflict, notFound } from '../kernel/http/envelope.js';
+import { appendLog } from '../kernel/audit/log.js';
+import { contentVersion } from '../kernel/resources/contentVersion.js';
+import { registerTableResource, type TableRecord } from '../kernel/resources/tables.js';
 
 /**
  * Menu maintenance (spec 2.2 system maintenance, 20101): the route tree as the database keeps it, one

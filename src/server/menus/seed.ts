@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv } from 'ajv';
-import type { Queryable } from '../db/database.js';
+import type { Queryable } from '../kernel/db/database.js';
 import { flattenMenus, type MenuFile, type MenuNode } from '../../shared/menu/types.js';
 
 const SCHEMAS = path.resolve(import.meta.dirname, '../../../schemas');

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/database.js';
+import type { Queryable } from '../kernel/db/database.js';
 import type { MenuMeta, MenuNode } from '../../shared/menu/types.js';
 
 interface MenuRow {

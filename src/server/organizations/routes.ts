@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import { forbidden, notFound, ok } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
-import { getOrganization, labTypeFlags, managedOrganizations, type OrganizationInput } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf, intParam } from '../kernel/http/request.js';
+import { getOrganization, labTypeFlags, managedOrganizations, type OrganizationInput } from '../kernel/identity/organizations.js';
 import { changeOrganization, createOrganization } from './service.js';
 import { organizationScreenRoutes } from './screen.js';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../context.js';
-import { conflict } from '../http/envelope.js';
-import { contentVersion } from '../resources/contentVersion.js';
-import { registerTableResource, type TableRecord } from '../system/tableResource.js';
-import { managedOrganizations, type Organization, type OrganizationInput } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { conflict } from '../kernel/http/envelope.js';
+import { contentVersion } from '../kernel/resources/contentVersion.js';
+import { registerTableResource, type TableRecord } from '../kernel/resources/tables.js';
+import { managedOrganizations, type Organization, type OrganizationInput } from '../kernel/identity/organizations.js';
 import { changeOrganization, createOrganization } from './service.js';
 
 /**

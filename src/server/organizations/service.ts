@@ -1,17 +1,17 @@
 import { can } from '../../shared/access/can.js';
 import { MOBILE_PHONE } from '../../shared/password/policy.js';
-import type { AuthUser } from '../auth/actor.js';
-import type { Database } from '../db/database.js';
-import { isUniqueViolation } from '../db/errors.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/envelope.js';
-import { appendLog } from '../resources/audit.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import type { Database } from '../kernel/db/database.js';
+import { isUniqueViolation } from '../kernel/db/errors.js';
+import { badRequest, conflict, forbidden, notFound } from '../kernel/http/envelope.js';
+import { appendLog } from '../kernel/audit/log.js';
 import {
   getOrganization,
   insertOrganization,
   updateOrganization,
   type Organization,
   type OrganizationInput,
-} from './repository.js';
+} from '../kernel/identity/organizations.js';
 
 /**
  * The rules of the group's structure (spec 1, 7.3), shared by the spec calls and the organisation

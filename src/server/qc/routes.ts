@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../context.js';
-import type { Queryable } from '../db/database.js';
-import { ok } from '../http/envelope.js';
-import { getRecord, listRecords, type StoredRecord } from '../resources/repository.js';
-import { present } from '../resources/service.js';
-import { refuse, runRecordCommand } from '../commands/record.js';
+import type { AppContext } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { ok } from '../kernel/http/envelope.js';
+import { getRecord, listRecords, type StoredRecord } from '../kernel/resources/repository.js';
+import { present } from '../kernel/resources/records.js';
+import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
 import { evaluate, zScore, type QcRule } from './westgard.js';
 
 const MESSAGES = {

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Database, Queryable } from '../db/database.js';
-import { one } from '../db/database.js';
-import { hashPassword } from '../auth/passwords.js';
+import type { Database, Queryable } from '../kernel/db/database.js';
+import { one } from '../kernel/db/database.js';
+import { hashPassword } from '../kernel/identity/passwords.js';
 import { menuIdsFor } from '../menus/seed.js';
 import type { MenuNode } from '../../shared/menu/types.js';
-import type { LabType } from '../organizations/repository.js';
+import type { LabType } from '../kernel/identity/organizations.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import { seedDemoRecords } from './demoRecords.js';
-import { seedDemoDictionaries } from './demoDictionaries.js';
+import { seedDemoRecords } from '../kernel/resources/demoRecords.js';
+import { seedDemoDictionaries } from '../dictionaries/demo.js';
 import { seedDemoModels } from '../workflow/models/demoModels.js';
 
 /**

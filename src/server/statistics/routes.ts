@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../context.js';
-import { notFound, ok } from '../http/envelope.js';
-import { listRecords, titlesOf, type StoredRecord } from '../resources/repository.js';
-import { screenOf } from '../commands/record.js';
-import { managedOrganizations } from '../organizations/repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { notFound, ok } from '../kernel/http/envelope.js';
+import { listRecords, titlesOf, type StoredRecord } from '../kernel/resources/repository.js';
+import { screenOf } from '../kernel/resources/commands.js';
+import { managedOrganizations } from '../kernel/identity/organizations.js';
 import { groupBy, minutesBetween, page, percentile, share } from './figures.js';
 
 type Query = Record<string, string | undefined>;

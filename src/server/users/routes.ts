@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '../../shared/access/can.js';
-import type { AppContext } from '../context.js';
-import { badRequest, forbidden, notFound, ok, okMessage } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
-import { getOrganization, labTypeFlags, managedOrganizations } from '../organizations/repository.js';
-import { permittedMenuIds, rolesOfOrg, rolesOfUser } from '../roles/repository.js';
-import { deleteUser, getUser, listUsers, unlockUser } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { badRequest, forbidden, notFound, ok, okMessage } from '../kernel/http/envelope.js';
+import { actorOf, intParam } from '../kernel/http/request.js';
+import { getOrganization, labTypeFlags, managedOrganizations } from '../kernel/identity/organizations.js';
+import { permittedMenuIds, rolesOfOrg, rolesOfUser } from '../kernel/identity/roles.js';
+import { deleteUser, getUser, listUsers, unlockUser } from '../kernel/identity/accounts.js';
 import { administratorScreenRoutes } from './screen.js';
 import {
   createAdministrator,

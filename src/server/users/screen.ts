@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
-import { notFound } from '../http/envelope.js';
-import { managedOrganizations } from '../organizations/repository.js';
-import { registerTableResource, type Call, type TableRecord } from '../system/tableResource.js';
-import { getUser, listUsers, unlockUser, type PublicUser } from './repository.js';
+import type { AppContext } from '../kernel/context.js';
+import { notFound } from '../kernel/http/envelope.js';
+import { managedOrganizations } from '../kernel/identity/organizations.js';
+import { registerTableResource, type Call, type TableRecord } from '../kernel/resources/tables.js';
+import { getUser, listUsers, unlockUser, type PublicUser } from '../kernel/identity/accounts.js';
 import { createAdministrator, logUser, requireUserAccess, updateUser } from './service.js';
 
 /**

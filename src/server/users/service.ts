@@ -1,15 +1,15 @@
 import { can, type Action, type Target } from '../../shared/access/can.js';
 import { checkNewPassword, MOBILE_PHONE } from '../../shared/password/policy.js';
-import type { Database, Queryable } from '../db/database.js';
-import { isUniqueViolation } from '../db/errors.js';
-import type { AuthUser } from '../auth/actor.js';
-import { hashPassword } from '../auth/passwords.js';
-import { badRequest, conflict, forbidden, notFound } from '../http/envelope.js';
-import { getOrganization } from '../organizations/repository.js';
-import { rolesOfOrg } from '../roles/repository.js';
-import { revokeUserTokens } from '../auth/sessions.js';
-import { ensureAdminRole } from '../roles/admin-role.js';
-import { appendLog } from '../resources/audit.js';
+import type { Database, Queryable } from '../kernel/db/database.js';
+import { isUniqueViolation } from '../kernel/db/errors.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import { hashPassword } from '../kernel/identity/passwords.js';
+import { badRequest, conflict, forbidden, notFound } from '../kernel/http/envelope.js';
+import { getOrganization } from '../kernel/identity/organizations.js';
+import { rolesOfOrg } from '../kernel/identity/roles.js';
+import { revokeUserTokens } from '../kernel/identity/sessions.js';
+import { ensureAdminRole } from '../kernel/identity/adminRole.js';
+import { appendLog } from '../kernel/audit/log.js';
 import {
   getUser,
   insertUser,
@@ -19,7 +19,7 @@ import {
   type NewUser,
   type PublicUser,
   type UserChanges,
-} from './repository.js';
+} from '../kernel/identity/accounts.js';
 
 /** The organisation of a row, with its parent, as `can` needs it; 404 when the org does not exist. */
 export async function orgTarget(db: Queryable, orgId: number): Promise<Target> {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Database, Queryable } from '../../db/database.js';
-import { one } from '../../db/database.js';
-import { badRequest } from '../../http/envelope.js';
+import type { Database, Queryable } from '../../kernel/db/database.js';
+import { one } from '../../kernel/db/database.js';
+import { badRequest } from '../../kernel/http/envelope.js';
 import { modelProblems, readModel } from './validate.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Database, Queryable } from '../../db/database.js';
-import { conflict, notFound } from '../../http/envelope.js';
-import { appendLog } from '../../resources/audit.js';
+import type { Database, Queryable } from '../../kernel/db/database.js';
+import { conflict, notFound } from '../../kernel/http/envelope.js';
+import { appendLog } from '../../kernel/audit/log.js';
 import type { Caller } from './service.js';
 import * as store from './store.js';
 

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/database.js';
-import { badRequest } from '../../http/envelope.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import { badRequest } from '../../kernel/http/envelope.js';
 import * as store from './store.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../../../shared/access/can.js';
-import type { AppContext } from '../../context.js';
-import { badRequest, forbidden, notFound, ok, okMessage } from '../../http/envelope.js';
-import { actorOf } from '../../http/request.js';
+import type { AppContext } from '../../kernel/context.js';
+import { badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
+import { actorOf } from '../../kernel/http/request.js';
 import { getDeployment } from './deployments.js';
 import { manageRoutes } from './manageRoutes.js';
 import { rollbackChoices } from './rollback.js';

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { evaluate } from '../../../shared/expression/index.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
-import type { Database, Queryable } from '../../db/database.js';
+import type { Database, Queryable } from '../../kernel/db/database.js';
 import { checkFormValues, loadFormPage } from '../../forms/formData.js';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../http/envelope.js';
-import type { PushHub } from '../../push/hub.js';
-import { appendLog } from '../../resources/audit.js';
+import { ApiError, badRequest, conflict, forbidden, notFound } from '../../kernel/http/envelope.js';
+import type { PushHub } from '../../kernel/push/hub.js';
+import { appendLog } from '../../kernel/audit/log.js';
 import { deploymentInfo, getDeployment, latestDeployment, type DeploymentInfo } from './deployments.js';
 import { preparedModel, prepareModel, type PreparedModel } from './model.js';
 import { isRollback, rollbackTarget, type RollbackKind } from './rollback.js';

@@ -1,7 +1,7 @@
 import type { Locale } from '../../../shared/i18n/messages.js';
-import type { Queryable } from '../../db/database.js';
-import { one } from '../../db/database.js';
-import { badRequest, notFound } from '../../http/envelope.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import { one } from '../../kernel/db/database.js';
+import { badRequest, notFound } from '../../kernel/http/envelope.js';
 import type { Caller, WorkflowEngine } from './service.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/database.js';
-import { one } from '../../db/database.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import { one } from '../../kernel/db/database.js';
 import type { Runtime } from './runner.js';
 
 /** SQL of instances, user tasks and history: the engine's own persistence (migration 5). */

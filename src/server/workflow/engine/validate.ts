@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { checkExpression } from '../../../shared/expression/index.js';
 import { DESIGNER_EXPORTER, labRuleBreaks, type LabRule } from '../../../shared/workflow/labRules.js';
-import { badRequest } from '../../http/envelope.js';
+import { badRequest } from '../../kernel/http/envelope.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for

@@ -1,9 +1,9 @@
 import { BASE_ORG_ID } from '../../../shared/access/can.js';
-import type { Queryable } from '../../db/database.js';
-import type { AuthUser } from '../../auth/actor.js';
-import { badRequest, forbidden, notFound } from '../../http/envelope.js';
-import { getOrganization } from '../../organizations/repository.js';
-import { appendLog } from '../../resources/audit.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import type { AuthUser } from '../../kernel/identity/actor.js';
+import { badRequest, forbidden, notFound } from '../../kernel/http/envelope.js';
+import { getOrganization } from '../../kernel/identity/organizations.js';
+import { appendLog } from '../../kernel/audit/log.js';
 import { copyModel, flagCopies, getModel, modelsByIds, type ProcessModel } from './repository.js';
 
 /**

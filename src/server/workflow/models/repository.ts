@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../db/database.js';
-import { one } from '../../db/database.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import { one } from '../../kernel/db/database.js';
 import { BASE_ORG_ID } from '../../../shared/access/can.js';
 
 /**

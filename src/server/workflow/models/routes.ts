@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID, can, hasRole, type Action } from '../../../shared/access/can.js';
 import { t } from '../../../shared/i18n/messages.js';
-import type { AppContext } from '../../context.js';
-import type { Queryable } from '../../db/database.js';
-import { isUniqueViolation } from '../../db/errors.js';
-import { ApiError, badRequest, forbidden, notFound, ok, okMessage } from '../../http/envelope.js';
-import { actorOf, intParam } from '../../http/request.js';
-import { getOrganization } from '../../organizations/repository.js';
-import { appendLog } from '../../resources/audit.js';
+import type { AppContext } from '../../kernel/context.js';
+import type { Queryable } from '../../kernel/db/database.js';
+import { isUniqueViolation } from '../../kernel/db/errors.js';
+import { ApiError, badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
+import { actorOf, intParam } from '../../kernel/http/request.js';
+import { getOrganization } from '../../kernel/identity/organizations.js';
+import { appendLog } from '../../kernel/audit/log.js';
 import { deployProcess } from '../engine/deployments.js';
 import { confirmUpdates, ids, issue, syncUp } from './publicModels.js';
 import {

@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { badRequest } from '../../http/envelope.js';
+import { badRequest } from '../../kernel/http/envelope.js';
 
 /**
  * The diagram text a model keeps: BPMN 2.0 XML as Activiti writes it (saved as .bpmn20.xml, UTF-8).

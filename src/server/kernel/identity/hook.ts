@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify';
+import { t } from '../../../shared/i18n/messages.js';
+import type { AppContext } from '../context.js';
+import { sendError } from '../http/envelope.js';
+import { checkToken } from './sessions.js';
+
+/**
+ * Every /api route needs a live bearer token unless it is marked public. Unknown, revoked or expired
+ * tokens get 401; a token left unused past the idle limit gets 511 (spec 8) and is revoked.
+ */
+export function installAuthHook(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('actor', undefined);
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || request.routeOptions.config?.public) return;
+    const header = request.headers.authorization ?? '';
+    const match = /^Bearer\s+(\S+)$/i.exec(header);
+    if (!match?.[1]) return sendError(reply, 401, t('auth.required', request.locale));
+    const session = await checkToken(ctx.db, match[1], ctx.now(), ctx.config.idleTimeoutSeconds);
+    if (session.status === 'idle') return sendError(reply, 511, t('auth.idle', request.locale));
+    if (session.status === 'unknown') return sendError(reply, 401, t('auth.required', request.locale));
+    request.actor = session.user;
+  });
+}

@@ -1,0 +1,264 @@
+import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import type { Queryable } from '../db/database.js';
+import { one } from '../db/database.js';
+
+/**
+ * Records of every schema resource live in one table as JSONB documents: a new screen needs no
+ * migration. Field keys are checked against ^[a-z][A-Za-z0-9]*$ when the schema loads, so they may be
+ * written into SQL as literals, which lets list queries use the expression indexes a schema asks for.
+ */
+export interface StoredRecord {
+  id: number;
+  version: number;
+  orgId: number;
+  syncFlag: number;
+  sourceId: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+  data: Record<string, unknown>;
+}
+
+const COLUMNS = `id, version, org_id as "orgId", sync_flag as "syncFlag", source_id as "sourceId",
+  created_at as "createdAt", updated_at as "updatedAt", data`;
+
+const NUMERIC = new Set(['integer', 'number', 'money']);
+
+/** The SQL expression of a field's value, typed for comparison and sorting. */
+export function fieldSql(field: FieldDef): string {
+  const raw = `(data->>'${field.key}')`;
+  if (NUMERIC.has(field.type)) return `${raw}::numeric`;
+  if (field.type === 'boolean') return `${raw}::boolean`;
+  return raw;
+}
+
+/** Organisation rows of a resource: the org's own, or the shared set (org 0) for global resources. */
+export function scopeOrg(screen: ScreenSchema, orgId: number): number {
+  return screen.resource.scope === 'global' ? 0 : orgId;
+}
+
+export interface ListQuery {
+  page: number;
+  size: number;
+  sort?: { field: string; order: 'asc' | 'desc' };
+  /** Raw query-string values by parameter name (field keys, and keyFrom / keyTo for ranges). */
+  params: Record<string, string | undefined>;
+  /**
+   * Count the matching rows up to this many only: an exact total of a million rows costs a scan of
+   * them all on every page, while its first pages cost a few index entries. Past it the answer says `more`.
+   */
+  countUpTo?: number;
+}
+
+type FilterMode = 'contains' | 'equals' | 'range';
+
+export function filterMode(field: FieldDef): FilterMode {
+  if (field.filter) return field.filter;
+  if (['text', 'textarea', 'barcode', 'phone', 'email'].includes(field.type)) return 'contains';
+  if (['integer', 'number', 'money', 'date', 'datetime'].includes(field.type)) return 'range';
+  return 'equals';
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filterClauses(screen: ScreenSchema, params: ListQuery['params'], values: unknown[]): string[] {
+  const clauses: string[] = [];
+  const add = (value: unknown) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  for (const field of screen.fields) {
+    const mode = filterMode(field);
+    const value = params[field.key];
+    if (mode === 'range') {
+      const from = params[`${field.key}From`];
+      const to = params[`${field.key}To`];
+      if (from) clauses.push(`${fieldSql(field)} >= ${add(from)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
+      if (to) clauses.push(`${fieldSql(field)} <= ${add(to)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
+      if (value) clauses.push(`${fieldSql(field)} = ${add(value)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
+      continue;
+    }
+    if (value === undefined || value === '') continue;
+    if (mode === 'contains') clauses.push(`${fieldSql(field)} ilike '%' || ${add(escapeLike(value))} || '%'`);
+    else if (
+      (field.type === 'reference' && field.reference?.multiple) ||
+      (field.type === 'tree' && field.tree?.multiple)
+    ) {
+      clauses.push(`data->'${field.key}' @> ${add(JSON.stringify([Number(value)]))}::jsonb`);
+    } else if (field.type === 'boolean') clauses.push(`${fieldSql(field)} = ${add(value === 'true' || value === '1')}`);
+    else clauses.push(`${fieldSql(field)} = ${add(value)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
+  }
+  return clauses;
+}
+
+export async function listRecords(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  q: ListQuery,
+): Promise<{ records: StoredRecord[]; total: number; more?: true }> {
+  const values: unknown[] = [screen.resource.name, scopeOrg(screen, orgId)];
+  const where = ['resource = $1', 'org_id = $2', ...filterClauses(screen, q.params, values)].join(' and ');
+  const sortField = q.sort && screen.fields.find((f) => f.key === q.sort!.field);
+  const order = sortField ? `${fieldSql(sortField)} ${q.sort!.order} nulls last, id ${q.sort!.order}` : 'id desc';
+  const offset = (q.page - 1) * q.size;
+  const records = await db.query<StoredRecord>(
+    `select ${COLUMNS} from resource_record where ${where} order by ${order} limit ${q.size} offset ${offset}`,
+    values,
+  );
+  // A short page is the last one, so it tells the total by itself; only a full (or empty, past the end) page needs the count.
+  if (records.length > 0 && records.length < q.size) return { records, total: offset + records.length };
+  if (records.length === 0 && offset === 0) return { records, total: 0 };
+  const cap = q.countUpTo;
+  const matching =
+    cap === undefined
+      ? `select 1 from resource_record where ${where}`
+      : `select 1 from resource_record where ${where} limit ${cap + 1}`;
+  const n = (await one<{ n: number }>(db, `select count(*)::int as n from (${matching}) m`, values))?.n ?? 0;
+  if (cap === undefined || n <= cap) return { records, total: n };
+  // A full page may have more behind it: the total lets the pager offer the next one.
+  return { records, total: Math.max(cap, offset + records.length + (records.length === q.size ? 1 : 0)), more: true };
+}
+
+export function getRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+): Promise<StoredRecord | undefined> {
+  return one<StoredRecord>(
+    db,
+    `select ${COLUMNS} from resource_record where resource = $1 and org_id = $2 and id = $3`,
+    [screen.resource.name, scopeOrg(screen, orgId), id],
+  );
+}
+
+export async function insertRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  data: Record<string, unknown>,
+  userId: number,
+): Promise<StoredRecord> {
+  const row = await one<StoredRecord>(
+    db,
+    `insert into resource_record (resource, org_id, data, created_by, updated_by) values ($1, $2, $3, $4, $4) returning ${COLUMNS}`,
+    [screen.resource.name, scopeOrg(screen, orgId), JSON.stringify(data), userId],
+  );
+  return row!;
+}
+
+/** Writes only when the stored version is the one the user edited; answers undefined when it is not. */
+export function updateRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+  version: number,
+  data: Record<string, unknown>,
+  userId: number,
+): Promise<StoredRecord | undefined> {
+  return one<StoredRecord>(
+    db,
+    `update resource_record set data = $5, version = version + 1, updated_by = $6, updated_at = now()
+      where resource = $1 and org_id = $2 and id = $3 and version = $4 returning ${COLUMNS}`,
+    [screen.resource.name, scopeOrg(screen, orgId), id, version, JSON.stringify(data), userId],
+  );
+}
+
+export async function deleteRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+): Promise<StoredRecord | undefined> {
+  return one<StoredRecord>(
+    db,
+    `delete from resource_record where resource = $1 and org_id = $2 and id = $3 returning ${COLUMNS}`,
+    [screen.resource.name, scopeOrg(screen, orgId), id],
+  );
+}
+
+/** Another record of the organisation holding the same value of a unique field. */
+export async function findDuplicate(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  field: FieldDef,
+  value: unknown,
+  exceptId: number,
+): Promise<boolean> {
+  const row = await one(
+    db,
+    `select 1 from resource_record where resource = $1 and org_id = $2 and data->>'${field.key}' = $3 and id <> $4 limit 1`,
+    [screen.resource.name, scopeOrg(screen, orgId), String(value), exceptId],
+  );
+  return row !== undefined;
+}
+
+/** Ids among `ids` that exist in a resource visible to the organisation (its own rows or shared ones). */
+export async function existingIds(db: Queryable, resource: string, orgId: number, ids: number[]): Promise<Set<number>> {
+  const rows = await db.query<{ id: number }>(
+    'select id from resource_record where resource = $1 and org_id in ($2, 0) and id = any($3::int[])',
+    [resource, orgId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Titles of referenced records, for the list's labels. */
+export async function titlesOf(
+  db: Queryable,
+  resource: string,
+  labelField: string,
+  orgId: number,
+  ids: number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.query<{ id: number; title: string | null }>(
+    `select id, data->>'${labelField}' as title from resource_record where resource = $1 and org_id in ($2, 0) and id = any($3::int[])`,
+    [resource, orgId, ids],
+  );
+  return new Map(rows.map((r) => [r.id, r.title ?? String(r.id)]));
+}
+
+/** Whether pg_trgm is there (PGlite loads it; PostgreSQL when the contrib package is installed), asked once per database. */
+const trigrams = new WeakMap<Queryable, Promise<boolean>>();
+function hasTrigrams(db: Queryable): Promise<boolean> {
+  let known = trigrams.get(db);
+  if (!known) {
+    known = db.query('create extension if not exists pg_trgm').then(
+      () => true,
+      () => false,
+    );
+    trigrams.set(db, known);
+  }
+  return known;
+}
+
+/**
+ * The indexes of a screen's list queries, made once (idempotent), each partial to the resource:
+ * - a field with `index`: btree on (org_id, value) for equals / range filters and ascending sorts;
+ *   when it is sortable, or the default sort, a second one with nulls first, whose backward scan is the
+ *   descending order with empty values last, so a page of 50 reads 50 index entries, not every row;
+ * - a field with `index` filtered by contains: a trigram GIN index, which answers ilike '%…%'.
+ */
+export async function ensureIndexes(db: Queryable, screen: ScreenSchema): Promise<void> {
+  const resource = screen.resource.name;
+  const name = (field: FieldDef, suffix = '') =>
+    `rr_${resource}_${field.key}`.toLowerCase().slice(0, 63 - suffix.length) + suffix;
+  const partial = `where resource = '${resource}'`;
+  const sortField = screen.list?.defaultSort?.field;
+  for (const field of screen.fields) {
+    const sorted = field.key === sortField;
+    if (!field.index && !sorted) continue;
+    const value = fieldSql(field);
+    await db.query(`create index if not exists ${name(field)} on resource_record (org_id, (${value})) ${partial}`);
+    if (sorted || field.sortable)
+      await db.query(
+        `create index if not exists ${name(field, '_d')} on resource_record (org_id, (${value}) nulls first, id) ${partial}`,
+      );
+    if (field.index && filterMode(field) === 'contains' && (await hasTrigrams(db)))
+      await db.query(
+        `create index if not exists ${name(field, '_t')} on resource_record using gin ((${value}) gin_trgm_ops) ${partial}`,
+      );
+  }
+}

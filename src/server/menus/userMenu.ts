@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { hasRole } from '../../shared/access/can.js';
+import { filterMenus, leafPaths, permittedMenuIds } from '../../shared/menu/filter.js';
+import type { MenuNode } from '../../shared/menu/types.js';
+import { screenAllows } from '../../shared/screens/access.js';
+import type { ScreenSchema } from '../../shared/screens/fields.js';
+import type { AppContext } from '../kernel/context.js';
+import { forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
+import { loadMenuTree } from './tree.js';
+import { getOrganization } from '../kernel/identity/organizations.js';
+import { rolesOfUser } from '../kernel/identity/roles.js';
+import { getUser } from '../kernel/identity/accounts.js';
+
+/**
+ * Ties screens to the menu tree: a route whose meta id is a screen's menuId gets meta.screen; a screen
+ * that declares its own menu entry gets a route under its parent. Answers the ids that such screen
+ * routes add, opened wherever their parent is open.
+ */
+export function attachScreens(
+  tree: MenuNode[],
+  screens: ScreenSchema[],
+): { tree: MenuNode[]; added: Map<number, number> } {
+  const byMenuId = new Map(
+    screens.flatMap((s) =>
+      [...(s.menuId !== undefined ? [s.menuId] : []), ...(s.alsoMenuIds ?? [])].map((id) => [id, s] as const),
+    ),
+  );
+  const added = new Map<number, number>();
+  const walk = (nodes: MenuNode[]): MenuNode[] =>
+    nodes.map((node) => {
+      const screen = node.meta.id !== undefined ? byMenuId.get(node.meta.id) : undefined;
+      const extra = screens
+        .filter((s) => s.menu?.parentId === node.meta.id && s.menuId !== undefined && !treeHas(tree, s.menuId))
+        .map((s): MenuNode => {
+          added.set(s.menuId!, node.meta.id!);
+          return {
+            path: s.menu!.path,
+            meta: {
+              id: s.menuId,
+              title: s.title,
+              icon: s.menu!.icon,
+              roles: s.permissions?.read,
+              keepAlive: true,
+              screen: s.id,
+              description: s.description,
+            },
+          };
+        });
+      const children = node.children ? [...walk(node.children), ...extra] : extra.length > 0 ? extra : undefined;
+      const meta = screen ? { ...node.meta, screen: screen.id } : node.meta;
+      return children ? { ...node, meta, children } : { ...node, meta };
+    });
+  return { tree: walk(tree), added };
+}
+
+function treeHas(nodes: MenuNode[], id: number): boolean {
+  return nodes.some((n) => n.meta.id === id || treeHas(n.children ?? [], id));
+}
+
+export async function uiRoutes(app: FastifyInstance, ctx: AppContext) {
+  /**
+   * GET /api/ui/menu: the route tree filtered for the caller (role menuIds minus disabled ids, roles,
+   * usePlace), and the paths that exist but are closed to them, so the app can answer 401 rather than 404.
+   */
+  app.get('/api/ui/menu', async (request) => {
+    const actor = actorOf(request);
+    const [user, org, roles, stored] = await Promise.all([
+      getUser(ctx.db, actor.id),
+      getOrganization(ctx.db, actor.orgId),
+      rolesOfUser(ctx.db, actor.id),
+      loadMenuTree(ctx.db),
+    ]);
+    if (!user || !org) throw notFound();
+    const { tree, added } = attachScreens(stored, ctx.screens.list());
+    const permitted = new Set(permittedMenuIds(roles, user.disabledMenuIds));
+    // Screen routes open wherever their parent is open (unless disabled for the user); the app is told which.
+    const granted = [...added].filter(
+      ([id, parent]) => permitted.has(parent) && !user.disabledMenuIds.split(',').includes(String(id)),
+    );
+    for (const [id] of granted) permitted.add(id);
+    const routes = filterMenus(tree, { permittedIds: permitted, roles: actor.roles, usePlace: org.usePlace });
+    const open = new Set(leafPaths(routes));
+    return ok({ routes, denied: leafPaths(tree).filter((p) => !open.has(p)), granted: granted.map(([id]) => id) });
+  });
+
+  /** One screen schema; 403 when the caller's roles may not read it. */
+  app.get<{ Params: { id: string } }>('/api/ui/screens/:id', async (request) => {
+    const screen = ctx.screens.get(request.params.id);
+    if (!screen) throw notFound();
+    if (!screenAllows(screen, 'read', actorOf(request).roles)) throw forbidden();
+    return ok(screen);
+  });
+
+  /** Screen files the server could not take, with file and JSON path (administrators only). */
+  app.get('/api/ui/screen-problems', async (request) => {
+    if (!hasRole(actorOf(request), ['admin'])) throw forbidden();
+    return ok(ctx.screens.problems());
+  });
+}
