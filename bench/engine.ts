@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../src/server/app';
-import { readConfig } from '../src/server/config';
+import { readConfig } from '../src/server/kernel/config';
 import { PushHub } from '../src/server/kernel/push/hub';
 import { prepare } from '../src/server/startup';
 import { api, tokenFor } from '../tests/support/client';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../src/server/app';
-import { readConfig } from '../src/server/config';
+import { readConfig } from '../src/server/kernel/config';
 import { PushHub } from '../src/server/kernel/push/hub';
 import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';

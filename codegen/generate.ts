@@ -38,6 +38,7 @@ async function generateResources(): Promise<{ out: string; text: string }> {
   const dir = path.join(schemaDir, 'screens');
   const files = (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.json')).sort();
   const parts: string[] = [BANNER];
+  const names: string[] = [];
   for (const file of files) {
     const screen = migrateScreen(JSON.parse(await readFile(path.join(dir, file), 'utf8'))) as unknown as ScreenSchema;
     const schema = {
@@ -48,7 +49,13 @@ async function generateResources(): Promise<{ out: string; text: string }> {
     } as JSONSchema;
     const text = await compile(schema, schema.title!, { bannerComment: '', additionalProperties: false, style: STYLE });
     parts.push(text.trim());
+    names.push(screen.resource.name);
   }
+  // The record type of each resource by its name, so the kernel's record functions are typed by the name alone.
+  const map = names.map((n) => `  ${n}: ${pascal(n)}Record;`).join('\n');
+  parts.push(
+    `/** Every screen resource's record type, by resource name. */\nexport interface ResourceRecords {\n${map}\n}`,
+  );
   return { out: path.join(outDir, 'resources.ts'), text: `${parts.join('\n\n')}\n` };
 }
 

@@ -4,40 +4,30 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import { pickLocale, t } from '../shared/i18n/messages.js';
-import type { AppContext } from './kernel/context.js';
+import { CAPABILITIES } from './capabilities.js';
+import type { Capability } from './kernel/capability.js';
+import { createKernel, type KernelBase } from './kernel/context.js';
 import { ApiError, InvalidRecord, sendError } from './kernel/http/envelope.js';
 import { withoutSecrets } from './kernel/http/request.js';
 import { installAuthHook } from './kernel/identity/hook.js';
-import { authRoutes } from './auth/routes.js';
-import { userRoutes } from './users/routes.js';
-import { organizationRoutes } from './organizations/routes.js';
-import { dictionaryRoutes } from './dictionaries/routes.js';
-import { uiRoutes } from './menus/userMenu.js';
-import { resourceRoutes } from './kernel/resources/routes.js';
 import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
-import { qcRoutes } from './qc/routes.js';
-import { financeRoutes } from './finance/routes.js';
-import { microbiologyRoutes } from './microbiology/routes.js';
-import { statisticsRoutes } from './statistics/routes.js';
-import { barcodeRoutes } from './barcodes/routes.js';
-import { formRoutes } from './forms/routes.js';
-import { logRoutes } from './logs/routes.js';
-import { systemRoutes } from './system/routes.js';
-import { menuScreenRoutes } from './menus/screen.js';
-import { processModelRoutes } from './workflow/models/routes.js';
-import { workflowEngineRoutes } from './workflow/engine/routes.js';
-import { handoverRoutes } from './handover/routes.js';
-import { customConfigRoutes } from './customConfig/routes.js';
-import { dataInputRoutes } from './dataInput/routes.js';
-import { specimenCharacterRoutes } from './kernel/publicData/calls.js';
+import { resourceRoutes } from './kernel/resources/routes.js';
+import { screenRoutes } from './kernel/screens/routes.js';
 import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
 
-/** Builds the HTTP server: API routes, the auth hook, the spec's error envelope and the browser app. */
-export async function buildApp(appContext: AppContext): Promise<FastifyInstance> {
-  const ctx: AppContext = { ...appContext, db: watchWrites(appContext.db) };
+/**
+ * Builds the HTTP server: the kernel with every capability of CAPABILITIES, the auth hook, the spec's
+ * error envelope, the kernel's own routes (generic resource, screens, push), each capability's routes,
+ * and the browser app.
+ */
+export async function buildApp(
+  base: KernelBase,
+  capabilities: readonly Capability[] = CAPABILITIES,
+): Promise<FastifyInstance> {
+  const kernel = createKernel({ ...base, db: watchWrites(base.db) }, capabilities);
   const app = Fastify({
     logger: {
-      level: ctx.config.logLevel,
+      level: kernel.config.logLevel,
       // Some spec calls carry a password in the query (spec 7.2 confirmReceive): never into the log.
       serializers: {
         req: (req: FastifyRequest) => ({
@@ -58,8 +48,8 @@ export async function buildApp(appContext: AppContext): Promise<FastifyInstance>
   app.addHook('onRequest', async (request) => {
     request.locale = pickLocale(request.headers['accept-language']);
   });
-  await installPushSockets(app, ctx);
-  installAuthHook(app, ctx);
+  await installPushSockets(app, kernel);
+  installAuthHook(app, kernel);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof ApiError) return sendError(reply, error.status, t(error.key, request.locale, error.vars));
@@ -80,29 +70,14 @@ export async function buildApp(appContext: AppContext): Promise<FastifyInstance>
   // A route that does nothing, so benchmarks can tell the framework's cost from ours.
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
 
-  await app.register(async (scope) => authRoutes(scope, ctx));
-  await app.register(async (scope) => userRoutes(scope, ctx));
-  await app.register(async (scope) => organizationRoutes(scope, ctx));
-  await app.register(async (scope) => dictionaryRoutes(scope, ctx));
-  await app.register(async (scope) => uiRoutes(scope, ctx));
-  await app.register(async (scope) => resourceRoutes(scope, ctx));
-  await app.register(async (scope) => pushRoutes(scope, ctx));
-  await app.register(async (scope) => qcRoutes(scope, ctx));
-  await app.register(async (scope) => financeRoutes(scope, ctx));
-  await app.register(async (scope) => microbiologyRoutes(scope, ctx));
-  await app.register(async (scope) => statisticsRoutes(scope, ctx));
-  await app.register(async (scope) => barcodeRoutes(scope, ctx));
-  await app.register(async (scope) => formRoutes(scope, ctx));
-  await app.register(async (scope) => logRoutes(scope, ctx));
-  await app.register(async (scope) => systemRoutes(scope, ctx));
-  await app.register(async (scope) => menuScreenRoutes(scope, ctx));
-  await app.register(async (scope) => processModelRoutes(scope, ctx));
-  await app.register(async (scope) => workflowEngineRoutes(scope, ctx));
-  await app.register(async (scope) => handoverRoutes(scope, ctx));
-  await app.register(async (scope) => customConfigRoutes(scope, ctx));
-  await app.register(async (scope) => dataInputRoutes(scope, ctx));
-  await app.register(async (scope) => specimenCharacterRoutes(scope, ctx));
-  await serveWebApp(app, ctx.config.webRoot);
+  await app.register(async (scope) => resourceRoutes(scope, kernel));
+  await app.register(async (scope) => screenRoutes(scope, kernel));
+  await app.register(async (scope) => pushRoutes(scope, kernel));
+  for (const capability of capabilities) {
+    const routes = capability.routes;
+    if (routes) await app.register(async (scope) => routes(scope, kernel));
+  }
+  await serveWebApp(app, kernel.config.webRoot);
   return app;
 }
 

@@ -1,9 +1,8 @@
 import { buildApp } from './app.js';
-import { readConfig } from './config.js';
-import { DEMO_USERS } from './seed/demo.js';
-import { prepare } from './startup.js';
+import { readConfig } from './kernel/config.js';
 import { PushHub } from './kernel/push/hub.js';
-import { WorkflowEngine } from './workflow/engine/service.js';
+import { prepare } from './startup.js';
+import { DEMO_USERS } from './users/demo.js';
 
 /** `npm start`: open the database, bring it up to date, serve app + API on one port. */
 async function main() {
@@ -25,30 +24,13 @@ async function main() {
     for (const u of DEMO_USERS) console.log(`  ${u.account.padEnd(10)} ${u.role.padEnd(6)} org ${u.orgId}  ${u.name}`);
   }
 
-  // Every running process instance is recovered once the server answers; no request waits for it.
-  const recovery = new AbortController();
-  const recovered = new WorkflowEngine(db, push).recoverRunning(recovery.signal).then(
-    ({ checked, repaired, failed }) => {
-      // Tasks brought back in line mean the database was changed behind the server: worth a warning.
-      const level = repaired + failed.length > 0 ? 'warn' : 'info';
-      app.log[level]({ checked, repaired, failed: failed.length }, 'workflow: running process instances recovered');
-      for (const f of failed)
-        app.log.error(
-          { instance: f.id, reason: f.reason },
-          'workflow: a running process instance could not be recovered',
-        );
-    },
-    (error: unknown) => app.log.error({ err: error }, 'workflow: the recovery of running process instances stopped'),
-  );
-
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info(`${signal}: finishing open requests, then closing the database`);
-    recovery.abort();
-    await recovered;
-    // Requests in flight complete first; then the database is closed so nothing is half-written.
+    // Requests in flight complete first (and background work such as the workflow recovery stops);
+    // then the database is closed so nothing is half-written.
     await app.close();
     screens.close();
     await push.close();

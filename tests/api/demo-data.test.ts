@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { copySchemas, startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
-import { DEMO_USERS } from '../../src/server/seed/demo';
+import { DEMO_USERS } from '../../src/server/users/demo';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 type Row = Record<string, unknown> & { id: number; version: number };

@@ -8,20 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => lims?.close());
 
-async function signIn(): Promise<string> {
-  const res = await lims.app.inject({
-    method: 'POST',
-    url: '/oauth/token?client_id=laboratory',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({
-      grant_type: 'password',
-      scope: 'all',
-      username: 'admin',
-      password: DEMO_PASSWORD,
-    }).toString(),
-  });
-  return res.json().access_token as string;
-}
+const signIn = async () => (await lims.signIn()).token;
 
 const me = (token: string) => lims.app.inject({ url: '/api/user/me', headers: { authorization: `Bearer ${token}` } });
 

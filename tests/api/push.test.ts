@@ -208,24 +208,8 @@ describe('push channel timing (clock and silence limit in process)', () => {
   });
   afterAll(() => lims?.close());
 
-  const signInProcess = async (account: string) => {
-    const res = await lims.app.inject({
-      method: 'POST',
-      url: '/oauth/token?client_id=laboratory',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'password',
-        scope: 'all',
-        username: account,
-        password: DEMO_PASSWORD,
-      }).toString(),
-    });
-    const body = res.json() as { access_token: string; principal: { id: number } };
-    return { token: body.access_token, id: body.principal.id };
-  };
-
   it('closes with 4511 when the token has been idle past the limit', async () => {
-    const { id, token } = await signInProcess('editor');
+    const { id, token } = await lims.signIn('editor');
     lims.clock.advance(601);
     const stale = watch(new WebSocket(pushUrl(url, id, token)));
     expect((await stale.closed).code).toBe(4511);
@@ -244,7 +228,7 @@ describe('push channel timing (clock and silence limit in process)', () => {
   });
 
   it('closes a socket that has said nothing for longer than LIMS_WS_IDLE_SECONDS', async () => {
-    const { id, token } = await signInProcess('editor');
+    const { id, token } = await lims.signIn('editor');
     const silent = watch(new WebSocket(pushUrl(url, id, token)));
     expect((await silent.closed).code).toBe(4408);
   });

@@ -17,7 +17,7 @@ declare module 'vitest' {
 /** Global set-up of the api and e2e projects: builds the template (on PGlite runs only). */
 export default async function setup(project: TestProject) {
   if (process.env.TEST_DATABASE_URL) return;
-  const { readConfig } = await import('../../src/server/config');
+  const { readConfig } = await import('../../src/server/kernel/config');
   const { prepare } = await import('../../src/server/startup');
   const { DEMO_PASSWORD } = await import('./server');
   const dir = mkdtempSync(path.join(tmpdir(), 'lims-template-'));

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
-import { readConfig } from '../../src/server/config';
+import { CAPABILITIES } from '../../src/server/capabilities';
+import type { Capability } from '../../src/server/kernel/capability';
+import { readConfig } from '../../src/server/kernel/config';
 import type { Database } from '../../src/server/kernel/db/database';
 import { prepare } from '../../src/server/startup';
 import { PushHub, silenceLimitSeconds } from '../../src/server/kernel/push/hub';
@@ -17,10 +19,16 @@ export interface InProcessApp {
   app: FastifyInstance;
   db: Database;
   clock: { now: Date; advance(seconds: number): void };
+  /** Signs a demo account in through the spec's token call; answers its token and user id. */
+  signIn(account?: string): Promise<{ token: string; id: number }>;
   close(): Promise<void>;
 }
 
-export async function startInProcess(env: Record<string, string> = {}): Promise<InProcessApp> {
+/** `extra` capabilities join the product's own, after them (a test's probe of the kernel's contract). */
+export async function startInProcess(
+  env: Record<string, string> = {},
+  extra: readonly Capability[] = [],
+): Promise<InProcessApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-inproc-'));
   await copyTemplate(dataDir, env);
   const config = {
@@ -36,11 +44,26 @@ export async function startInProcess(env: Record<string, string> = {}): Promise<
     },
   };
   const push = await PushHub.open(db, { now: () => clock.now, silenceLimitSeconds: silenceLimitSeconds(env) });
-  const app = await buildApp({ db, config, now: () => clock.now, screens, push });
+  const app = await buildApp({ db, config, now: () => clock.now, screens, push }, [...CAPABILITIES, ...extra]);
   return {
     app,
     db,
     clock,
+    async signIn(account = 'admin') {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/oauth/token?client_id=laboratory',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          grant_type: 'password',
+          scope: 'all',
+          username: account,
+          password: DEMO_PASSWORD,
+        }).toString(),
+      });
+      const body = res.json() as { access_token: string; principal: { id: number } };
+      return { token: body.access_token, id: body.principal.id };
+    },
     async close() {
       await app.close();
       await push.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIds, permittedMenuIds } from '../../src/server/kernel/identity/roles';
 import { flattenMenus } from '../../src/shared/menu/types';
-import { menuIdsFor } from '../../src/server/menus/seed';
+import { menuIdsFor } from '../../src/shared/menu/types';
 
 describe('menu permissions (spec 6)', () => {
   it('opens the union of the roles menuIds minus the disabled ones', () => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../shared/i18n/messages.js';
 import { checkPasswordChange, type PasswordChange } from '../../shared/password/policy.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { badRequest, okMessage, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import {
@@ -36,7 +36,7 @@ function refuse(reply: FastifyReply, status: number, error: string, message: str
  * Five wrong passwords in a row lock the account until an administrator unlocks it.
  */
 async function signIn(
-  ctx: AppContext,
+  ctx: Kernel,
   request: FastifyRequest<{ Body: TokenForm; Querystring: { client_id?: string } }>,
   reply: FastifyReply,
 ) {
@@ -92,7 +92,7 @@ async function signIn(
   };
 }
 
-export async function authRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function authRoutes(app: FastifyInstance, ctx: Kernel) {
   app.post('/oauth/token', { config: { public: true } }, (request, reply) =>
     signIn(ctx, request as FastifyRequest<{ Body: TokenForm; Querystring: { client_id?: string } }>, reply),
   );

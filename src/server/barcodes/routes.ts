@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { AppContext } from '../kernel/context.js';
-import { notFound, ok } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { ApiError, notFound, ok } from '../kernel/http/envelope.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { getRecord, updateRecord } from '../kernel/resources/repository.js';
 import { refuse, screenOf } from '../kernel/resources/commands.js';
-import { barcodeOf, lastSequenceOf, periodOf, repeatsNumbers, type BarcodeRule } from './sequence.js';
+import { barcodeOf, lastSequenceOf, numberingOf, periodOf, repeatsNumbers } from './sequence.js';
 
 const MESSAGES = {
   disabled: {
@@ -31,7 +30,7 @@ const MAX_COUNT = 1000;
  * is skipped; the rule keeps the period and the last sequence issued (its read-only fields), and the
  * operation log keeps every range issued. Reprints print the same number and never come here.
  */
-export async function barcodeRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function barcodeRoutes(app: FastifyInstance, ctx: Kernel) {
   app.post<{ Params: { id: string }; Body: { count?: unknown } | undefined }>(
     '/api/barcodes/rules/:id/issue',
     async (request) => {
@@ -41,41 +40,33 @@ export async function barcodeRoutes(app: FastifyInstance, ctx: AppContext) {
       if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_COUNT)
         refuse(request.locale, MESSAGES.count, 'count');
       const issued = await ctx.db.transaction(async (tx) => {
-        const id = Number(request.params.id) || 0;
-        await tx.query('select id from resource_record where resource = $1 and id = $2 for update', [
-          screen.resource.name,
-          id,
-        ]);
-        const current = await getRecord(tx, screen, actor.orgId, id);
+        const current = await ctx.records.lock(tx, 'barcodeRule', actor.orgId, Number(request.params.id) || 0);
         if (!current) throw notFound();
-        const rule = current.data as unknown as BarcodeRule & {
-          enabled?: boolean;
-          currentPeriod?: string;
-          lastSequence?: number;
-        };
-        if (rule.enabled === false) refuse(request.locale, MESSAGES.disabled);
+        const rule = numberingOf(current.data);
+        if (!rule) throw new ApiError(500, 'common.serverError');
+        if (current.data.enabled === false) refuse(request.locale, MESSAGES.disabled);
         if (repeatsNumbers(rule)) refuse(request.locale, MESSAGES.repeats, 'datePart');
         const now = ctx.now();
         const period = periodOf(rule.resetPeriod, now);
-        const first = (rule.currentPeriod === period ? (rule.lastSequence ?? 0) : 0) + 1;
+        const first = (current.data.currentPeriod === period ? (current.data.lastSequence ?? 0) : 0) + 1;
         const last = first + count - 1;
         if (last > lastSequenceOf(rule)) refuse(request.locale, MESSAGES.exhausted, 'sequenceWidth');
         const barcodes = Array.from({ length: count }, (_, i) => barcodeOf(rule, now, first + i));
         const data = { ...current.data, currentPeriod: period, lastSequence: last, lastBarcode: barcodes[count - 1] };
-        const row = await updateRecord(tx, screen, actor.orgId, current.id, current.version, data, actor.id);
+        const row = await ctx.records.update(tx, 'barcodeRule', current, data, actor.id);
         await appendLog(tx, actor, {
           resource: screen.resource.name,
           recordId: current.id,
           action: 'barcodeIssue',
           before: current.data,
-          after: { ...row!.data, issued: barcodes },
+          after: { ...row.data, issued: barcodes },
           ip: request.ip,
         });
         return {
           barcodes,
           first: barcodes[0],
           last: barcodes[count - 1],
-          rule: { id: row!.id, version: row!.version, ...row!.data },
+          rule: { id: row.id, version: row.version, ...row.data },
         };
       });
       return ok(issued);

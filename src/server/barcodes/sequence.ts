@@ -1,16 +1,26 @@
+import type { BarcodeRuleRecord } from '../../shared/generated/resources.js';
+
 /**
  * Barcode numbers of a custom barcode rule (domain notes): prefix + date part + a sequence of fixed
  * width, restarted each day, month or year, or never. Pure functions; the routes issue numbers in a
  * transaction so none is skipped or given twice.
  */
-export type DatePart = 'none' | 'yyyy' | 'yyMM' | 'yyyyMM' | 'yyMMdd' | 'yyyyMMdd';
-export type ResetPeriod = 'daily' | 'monthly' | 'yearly' | 'never';
+export type DatePart = NonNullable<BarcodeRuleRecord['datePart']>;
+export type ResetPeriod = NonNullable<BarcodeRuleRecord['resetPeriod']>;
 
+/** What numbering needs of a rule: the record's fields, present (the schema requires them). */
 export interface BarcodeRule {
-  prefix?: string;
+  prefix?: string | null;
   datePart: DatePart;
   sequenceWidth: number;
   resetPeriod: ResetPeriod;
+}
+
+/** The numbering of a stored rule; undefined when a field it needs is missing. */
+export function numberingOf(record: BarcodeRuleRecord): BarcodeRule | undefined {
+  const { prefix, datePart, sequenceWidth, resetPeriod } = record;
+  if (!datePart || !resetPeriod || typeof sequenceWidth !== 'number') return undefined;
+  return { prefix, datePart, sequenceWidth, resetPeriod };
 }
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');

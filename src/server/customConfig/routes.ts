@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { badRequest, forbidden, okMessage, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { CONFIG_KEY, kindOf, type ConfigKind } from '../kernel/labConfig/kinds.js';
+import { CONFIG_KEY, type ConfigKind, type ConfigKinds } from '../kernel/labConfig/kinds.js';
 import { getConfig, saveConfig } from '../kernel/labConfig/store.js';
 
 interface ConfigInput {
@@ -13,10 +13,10 @@ interface ConfigInput {
 }
 
 /** The key asked for and the kind that owns it; a malformed or unknown key is refused. */
-function keyOf(input: ConfigInput): { key: string; kind: ConfigKind } {
+function keyOf(kinds: ConfigKinds, input: ConfigInput): { key: string; kind: ConfigKind } {
   const key = typeof input.configKey === 'string' ? input.configKey.trim() : '';
   if (!CONFIG_KEY.test(key)) throw badRequest('config.key.bad');
-  const kind = kindOf(key);
+  const kind = kinds.of(key);
   if (!kind) throw badRequest('config.key.unknown', { key });
   return { key, kind };
 }
@@ -26,10 +26,10 @@ function keyOf(input: ConfigInput): { key: string; kind: ConfigKind } {
  * kind's defaults until the lab saves one); POST updateCustomConfig replaces it, administrators only,
  * checked by the kind, logged with before and after.
  */
-export async function customConfigRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function customConfigRoutes(app: FastifyInstance, ctx: Kernel) {
   const read = async (request: FastifyRequest, input: ConfigInput) => {
     const actor = actorOf(request);
-    const { key, kind } = keyOf(input);
+    const { key, kind } = keyOf(ctx.configKinds, input);
     const stored = await getConfig(ctx.db, actor.orgId, key);
     const value = stored?.value ?? kind.defaults(key);
     if (!value) throw badRequest('config.key.unknown', { key });
@@ -47,7 +47,7 @@ export async function customConfigRoutes(app: FastifyInstance, ctx: AppContext) 
   const update = async (request: FastifyRequest, input: ConfigInput) => {
     const actor = actorOf(request);
     if (!hasRole(actor, ['admin'])) throw forbidden();
-    const { key, kind } = keyOf(input);
+    const { key, kind } = keyOf(ctx.configKinds, input);
     const checked = kind.check(input.configValue, request.locale);
     if ('problem' in checked) throw badRequest('config.value.bad', { detail: checked.problem });
     const saved = await ctx.db.transaction(async (tx) => {

@@ -1,13 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { labTypeWrites, screenAllows } from '../../shared/screens/access.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../kernel/context.js';
-import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { badRequest, ok } from '../kernel/http/envelope.js';
 import { acceptMultipart, formParts } from '../kernel/http/multipart.js';
-import { actorOf } from '../kernel/http/request.js';
-import { getOrganization } from '../kernel/identity/organizations.js';
-import { importRows, readSheet, type ImportRow } from '../kernel/resources/excel.js';
-import { lockScope } from '../kernel/resources/routes.js';
+import { callerOf } from '../kernel/http/request.js';
+import { readSheet, type ImportRow } from '../kernel/resources/excel.js';
 import { recordBatches, type Batch } from './batches.js';
 
 /**
@@ -18,7 +15,6 @@ import { recordBatches, type Batch } from './batches.js';
  * each accepted import is recorded as a batch of 数据导入管理.
  */
 const TARGET = 'importDictionary';
-const BATCHES = 'dataImport';
 const MAX_ROWS = 5000;
 const MAX_SHEET_BYTES = 20 * 1024 * 1024;
 
@@ -35,24 +31,11 @@ function hospitalOf(value: unknown): number | undefined {
   return id;
 }
 
-export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function dataInputRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
-  /** The import dictionary's screen, for a caller who may import into it (its import roles and lab types). */
-  async function target(request: FastifyRequest) {
-    const actor = actorOf(request);
-    const screen = ctx.screens.byResource(TARGET);
-    if (!screen) throw notFound();
-    if (!screenAllows(screen, 'import', actor.roles)) throw forbidden();
-    if (screen.permissions?.writeLabTypes) {
-      const org = await getOrganization(db, actor.orgId);
-      if (!org || !labTypeWrites(screen, org.labType)) throw forbidden();
-    }
-    return { actor, screen };
-  }
-
   async function importAll(request: FastifyRequest, rows: ImportRow[], defaults: Defaults, fileName?: string) {
-    const { actor, screen } = await target(request);
+    const caller = callerOf(request);
     if (rows.length === 0) throw badRequest('dataInput.empty');
     if (rows.length > MAX_ROWS) throw badRequest('dataInput.tooMany', { n: MAX_ROWS });
     const hospital = hospitalOf(defaults.hospital);
@@ -61,10 +44,9 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
       row,
       body: { ...(hospital !== undefined && { hospital }), kind, ...body },
     }));
-    const batchScreen = ctx.screens.byResource(BATCHES);
     return db.transaction(async (tx) => {
-      await lockScope(tx, screen, actor.orgId);
-      const created = await importRows(tx, screen, actor, filled, request.locale, request.ip);
+      // The import dictionary's own checks, rules, permissions (its import roles and lab types) and log.
+      const created = await ctx.resources.importRows(caller, TARGET, filled, tx);
       const perHospital = new Map<number, number>();
       for (const { data } of created)
         perHospital.set(Number(data.hospital), (perHospital.get(Number(data.hospital)) ?? 0) + 1);
@@ -73,9 +55,7 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
         rows: n,
         ...(fileName && { fileName }),
       }));
-      const batchNos = batchScreen
-        ? await recordBatches(tx, batchScreen, actor, batches, ctx.now(), request.ip, request.locale)
-        : [];
+      const batchNos = await recordBatches(tx, ctx.records, caller, batches, ctx.now());
       return { imported: created.length, batchNos };
     });
   }
@@ -104,7 +84,9 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
    * The sheet's first row names the columns, as the import dictionary's export writes them.
    */
   app.post<{ Querystring: Record<string, string | undefined> }>('/api/data/input/upLoadItemExcel', async (request) => {
-    const { screen, actor } = await target(request);
+    const caller = callerOf(request);
+    // Whether the caller may import at all is asked before the file is read.
+    const screen = ctx.resources.screenFor(caller, TARGET, 'import');
     const parts = await formParts(request);
     const file = parts
       ? parts.files[0]
@@ -113,7 +95,7 @@ export async function dataInputRoutes(app: FastifyInstance, ctx: AppContext) {
         : undefined;
     if (!file || file.bytes.length === 0) throw badRequest('dataInput.empty');
     const values: Defaults = { ...request.query, ...parts?.fields };
-    const rows = await readSheet(db, screen, actor.orgId, file.bytes, request.locale);
+    const rows = await readSheet(db, screen, caller.actor.orgId, file.bytes, request.locale);
     return ok(await importAll(request, rows, values, file.fileName || undefined));
   });
 }

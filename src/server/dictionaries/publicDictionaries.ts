@@ -1,17 +1,12 @@
 import { BASE_ORG_ID } from '../../shared/access/can.js';
 import { screenMessage } from '../../shared/screens/messages.js';
 import { validateRecord } from '../../shared/screens/validate.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { notFound } from '../kernel/http/envelope.js';
-import type { PublicSource, PublicStore } from '../kernel/publicData/publicData.js';
-import {
-  flagDictionaryCopies,
-  getDictionary,
-  pageDictionaries,
-  replaceDetails,
-  type Dictionary,
-} from './repository.js';
+import type { PublicSource, PublicStore } from '../kernel/publicData/stores.js';
+import { flagDictionaryCopies, getDictionary, pageDictionaries, replaceDetails } from './repository.js';
+import { type Dictionary } from '../kernel/dictionaries/lookup.js';
 import { detailInputs, dictionaryRecord, dictionaryValues, duplicateLabel } from './screen.js';
 
 /**
@@ -72,7 +67,7 @@ async function refreshCopy(db: Queryable, copyId: number, source: PublicSource):
   await replaceDetails(db, copy, detailInputs(source.data));
 }
 
-export function dictionaryStore(ctx: AppContext): PublicStore {
+export function dictionaryStore(ctx: Kernel): PublicStore {
   return {
     logResource: 'dictionary',
     sources: dictionarySources,

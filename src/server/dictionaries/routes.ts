@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID, hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { isUniqueViolation } from '../kernel/db/errors.js';
 import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
@@ -9,7 +9,6 @@ import {
   deleteDetail,
   deleteDictionary,
   dictionariesFor,
-  dictionaryByName,
   dictionaryOfDetail,
   getDictionary,
   insertDetail,
@@ -20,11 +19,9 @@ import {
   type DetailInput,
   type DictionaryInput,
 } from './repository.js';
+import { dictionaryByName } from '../kernel/dictionaries/lookup.js';
 import { changeDictionary, writableDictionary } from './service.js';
-import { dictionaryScreenRoutes } from './screen.js';
-import { dictionaryStore } from './publicDictionaries.js';
-import { usePublicStore } from '../kernel/publicData/publicData.js';
-import { registerPublicDataCalls } from '../kernel/publicData/calls.js';
+import { publicDataCalls } from '../kernel/publicData/routes.js';
 
 const dictionaryBody = {
   type: 'object',
@@ -52,7 +49,7 @@ const detailBody = {
  * Dictionary calls of spec 7.4. System dictionaries (type sys, shared by every lab) are kept by the base
  * organisation's administrators; a lab's administrators keep its business dictionaries.
  */
-export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function dictionaryRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   const writable = (request: FastifyRequest, id: number) => writableDictionary(db, actorOf(request), id);
@@ -86,10 +83,9 @@ export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
     );
   });
 
-  // Business dictionaries are public data (spec 1, 7.4): the generic mechanism moves them, this store
-  // says how they are kept; syncDictionary / issueDictionary are its calls under the spec's names.
-  usePublicStore(ctx, 'businessDictionary', dictionaryStore(ctx));
-  registerPublicDataCalls(app, ctx, {
+  // Business dictionaries are public data (spec 1, 7.4): the generic mechanism moves them, their table
+  // resource's store says how they are kept; syncDictionary / issueDictionary are its calls under the spec's names.
+  publicDataCalls(app, ctx, {
     resource: 'businessDictionary',
     sync: '/api/dictionary/syncDictionary',
     issue: '/api/dictionary/issueDictionary',
@@ -189,6 +185,4 @@ export async function dictionaryRoutes(app: FastifyInstance, ctx: AppContext) {
     });
     return ok(detailId);
   });
-
-  await dictionaryScreenRoutes(app, ctx);
 }

@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
 import { BASE_ORG_ID } from '../../shared/access/can.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
 import type { FieldError } from '../../shared/screens/validate.js';
 import { screenMessage } from '../../shared/screens/messages.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { isUniqueViolation } from '../kernel/db/errors.js';
 import { badRequest, conflict, forbidden, InvalidRecord, notFound } from '../kernel/http/envelope.js';
 import { contentVersion } from '../kernel/resources/contentVersion.js';
-import { registerTableResource, type Call, type TableRecord } from '../kernel/resources/tables.js';
+import type { Call, TableAdapter, TableRecord, TableResource } from '../kernel/resources/tables.js';
+import { dictionaryStore } from './publicDictionaries.js';
 import {
   deleteDictionary,
   getDictionary,
@@ -18,8 +18,8 @@ import {
   replaceDetails,
   updateDictionary,
   type DetailInput,
-  type Dictionary,
 } from './repository.js';
+import { type Dictionary } from '../kernel/dictionaries/lookup.js';
 import { changeDictionary, writableDictionary } from './service.js';
 
 /**
@@ -91,7 +91,7 @@ export function detailInputs(data: RecordValues): DetailInput[] {
 
 /** The detail rows the dialog sends, each label once. */
 function wantedDetails(call: Call, data: RecordValues): DetailInput[] {
-  const duplicate = duplicateLabel(call.screen, data, call.request.locale);
+  const duplicate = duplicateLabel(call.screen, data, call.locale);
   if (duplicate) throw new InvalidRecord([duplicate]);
   return detailInputs(data);
 }
@@ -105,15 +105,14 @@ const nameTaken = async <T>(write: () => Promise<T>): Promise<T> => {
   }
 };
 
-function registerDictionaries(app: FastifyInstance, ctx: AppContext, resource: string, kind: Kind) {
+function dictionaries(ctx: Kernel, kind: Kind): TableAdapter {
   const { db } = ctx;
   /** Whose business dictionaries a read answers: the caller's, or the base organisation's on a public-platform route. */
-  const readOrg = (call: Call) =>
-    (call.request.query as { basic?: string }).basic === '1' ? BASE_ORG_ID : call.actor.orgId;
+  const readOrg = (call: Call) => (call.basic ? BASE_ORG_ID : call.actor.orgId);
   const visible = (call: Call, d: Dictionary | undefined) =>
     d && d.type === kind && (kind === 'sys' ? d.orgId === null : d.orgId === readOrg(call)) ? d : undefined;
 
-  registerTableResource(app, ctx, resource, {
+  return {
     async list(call, q, page) {
       const found = await pageDictionaries(db, readOrg(call), { name: q.name?.trim(), type: kind, ...page });
       return { records: found.records.map(dictionaryRecord), total: found.total };
@@ -126,7 +125,7 @@ function registerDictionaries(app: FastifyInstance, ctx: AppContext, resource: s
       if (kind === 'sys' && call.actor.orgId !== BASE_ORG_ID) throw forbidden();
       const details = wantedDetails(call, data);
       const id = await nameTaken(() =>
-        changeDictionary(db, call.actor, call.request.ip, 'create', async (tx) => {
+        changeDictionary(db, call.actor, call.ip, 'create', async (tx) => {
           const created = await insertDictionary(tx, kind === 'sys' ? null : call.actor.orgId, {
             name: String(data.name).trim(),
             type: kind,
@@ -144,7 +143,7 @@ function registerDictionaries(app: FastifyInstance, ctx: AppContext, resource: s
       const before = await writableDictionary(db, call.actor, current.id);
       const details = wantedDetails(call, data);
       await nameTaken(() =>
-        changeDictionary(db, call.actor, call.request.ip, 'update', async (tx) => {
+        changeDictionary(db, call.actor, call.ip, 'update', async (tx) => {
           await updateDictionary(tx, before.id, {
             description: typeof data.description === 'string' ? data.description : '',
             sort: typeof data.sort === 'number' ? data.sort : 0,
@@ -159,15 +158,20 @@ function registerDictionaries(app: FastifyInstance, ctx: AppContext, resource: s
     },
     async remove(call, current) {
       const before = await writableDictionary(db, call.actor, current.id);
-      await changeDictionary(db, call.actor, call.request.ip, 'delete', async (tx) => {
+      await changeDictionary(db, call.actor, call.ip, 'delete', async (tx) => {
         await deleteDictionary(tx, before.id);
         return { id: before.id, before, result: null };
       });
     },
-  });
+  };
 }
 
-export async function dictionaryScreenRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerDictionaries(app, ctx, 'businessDictionary', 'bus');
-  registerDictionaries(app, ctx, 'systemDictionary', 'sys');
-}
+/** Business dictionaries (public data, kept in their own table and moved by their own store) and system dictionaries. */
+export const DICTIONARY_TABLES: TableResource[] = [
+  {
+    resource: 'businessDictionary',
+    adapter: (kernel) => dictionaries(kernel, 'bus'),
+    publicStore: (kernel) => dictionaryStore(kernel),
+  },
+  { resource: 'systemDictionary', adapter: (kernel) => dictionaries(kernel, 'sys') },
+];

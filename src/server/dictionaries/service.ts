@@ -3,7 +3,8 @@ import type { AuthUser } from '../kernel/identity/actor.js';
 import type { Database, Queryable } from '../kernel/db/database.js';
 import { forbidden, notFound } from '../kernel/http/envelope.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { flagDictionaryCopies, getDictionary, type Dictionary } from './repository.js';
+import { flagDictionaryCopies, getDictionary } from './repository.js';
+import { type Dictionary } from '../kernel/dictionaries/lookup.js';
 
 /**
  * Who may change a dictionary (spec 7.4): a lab's administrators keep its business dictionaries; the

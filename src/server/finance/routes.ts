@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { ok } from '../kernel/http/envelope.js';
 import { present } from '../kernel/resources/records.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
@@ -47,7 +47,7 @@ function step(
   };
 }
 
-export async function financeRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function financeRoutes(app: FastifyInstance, ctx: Kernel) {
   const audit =
     (approve: boolean) =>
     async (request: FastifyRequest<{ Params: { id: string }; Body: { opinion?: unknown } | undefined }>) => {

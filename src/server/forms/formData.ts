@@ -1,16 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  formProblems,
-  type ControlType,
-  type FormChoice,
-  type FormElement,
-  type FormPage,
-} from '../../shared/forms/formPage.js';
-import type { Locale } from '../../shared/i18n/messages.js';
+import { type FormPage } from '../../shared/forms/formPage.js';
 import { screenAllows } from '../../shared/screens/access.js';
-import type { AppContext } from '../kernel/context.js';
-import type { Queryable } from '../kernel/db/database.js';
-import { badRequest, forbidden, InvalidRecord, notFound, ok } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { badRequest, forbidden, notFound, ok } from '../kernel/http/envelope.js';
 import { actorOf, intParam } from '../kernel/http/request.js';
 import { appendLog } from '../kernel/audit/log.js';
 
@@ -19,86 +11,6 @@ import { appendLog } from '../kernel/audit/log.js';
  * for a page outside any task (insertFormData, insertFormDataList/{id}) and read back (findTbAllData).
  * The values are checked against the page exactly as a task form's are (shared/forms/formPage.ts).
  */
-const ENABLED = `coalesce((data->>'enabled')::boolean, true)`;
-
-interface ElementRow {
-  key: string;
-  label: string;
-  controlType: ControlType;
-  required: boolean | null;
-  numeric: boolean | null;
-  unit: string | null;
-  defaultValue: string | null;
-  dataSourceId: string | null;
-}
-
-/** The choices of a control: the enabled children of its data source; a tree control offers every level. */
-async function choicesOf(db: Queryable, orgId: number, rootId: string, deep: boolean): Promise<FormChoice[]> {
-  return db.query<FormChoice>(
-    `with recursive node as (
-       select id, data->>'code' as value, data->>'dataSourceName' as label, data, 1 as depth, array[coalesce((data->>'sort')::int, 0), id] as path
-         from resource_record where resource = 'treeDataSource' and org_id = $1 and data->>'parentId' = $2 and ${ENABLED}
-       union all
-       select r.id, r.data->>'code', node.label || ' / ' || (r.data->>'dataSourceName'), r.data, node.depth + 1, node.path || array[coalesce((r.data->>'sort')::int, 0), r.id]
-         from resource_record r join node on r.data->>'parentId' = node.id::text
-        where $3 and node.depth < 6 and r.resource = 'treeDataSource' and r.org_id = $1 and coalesce((r.data->>'enabled')::boolean, true)
-     )
-     select value, label from node where value is not null order by path`,
-    [orgId, rootId, deep],
-  );
-}
-
-/** A form page of an organisation with its enabled elements in order; undefined when there is none. */
-export async function loadFormPage(db: Queryable, orgId: number, formId: number): Promise<FormPage | undefined> {
-  if (!Number.isInteger(formId) || formId <= 0) return undefined;
-  const [form] = await db.query<{ id: number; pageName: string; tableName: string | null; columns: string | null }>(
-    `select id, data->>'pageName' as "pageName", data->>'tableName' as "tableName", data->>'columns' as columns
-       from resource_record where resource = 'form' and id = $1 and org_id = $2`,
-    [formId, orgId],
-  );
-  if (!form) return undefined;
-  const rows = await db.query<ElementRow>(
-    `select data->>'logicalName' as key, data->>'label' as label, coalesce(data->>'controlType', 'input') as "controlType",
-            (data->>'required')::boolean as required, (data->>'numeric')::boolean as numeric, data->>'unit' as unit,
-            data->>'defaultValue' as "defaultValue", data->>'dataSourceId' as "dataSourceId"
-       from resource_record where resource = 'formElement' and org_id = $1 and data->>'formId' = $2 and ${ENABLED}
-      order by coalesce((data->>'sort')::int, 0), id`,
-    [orgId, String(formId)],
-  );
-  const elements: FormElement[] = [];
-  for (const row of rows) {
-    const choices = row.dataSourceId ? await choicesOf(db, orgId, row.dataSourceId, row.controlType === 'tree') : [];
-    elements.push({
-      key: row.key,
-      label: row.label,
-      controlType: row.controlType,
-      required: row.required === true,
-      numeric: row.numeric === true,
-      unit: row.unit || null,
-      defaultValue: row.defaultValue || null,
-      choices,
-    });
-  }
-  return {
-    id: form.id,
-    pageName: form.pageName,
-    tableName: form.tableName || null,
-    columns: Number(form.columns) || 2,
-    elements,
-  };
-}
-
-/** Refuses values the page does not accept, with each control's message (400, nothing written). */
-export function checkFormValues(
-  page: FormPage,
-  values: Record<string, unknown>,
-  locale: Locale,
-  requireFilled = true,
-): void {
-  const errors = formProblems(page, values, locale, requireFilled);
-  if (errors.length > 0) throw new InvalidRecord(errors);
-}
-
 /** Only the page's own controls are kept, so a saved row never carries what the page does not show. */
 const pageValues = (page: FormPage, values: Record<string, unknown>) =>
   Object.fromEntries(
@@ -116,16 +28,16 @@ interface SavedRow {
 }
 
 /** Form pages are read (and filled in) by those who may read the form list screen, in their own organisation. */
-export async function formPageFor(ctx: AppContext, request: FastifyRequest, formId: unknown): Promise<FormPage> {
+export async function formPageFor(ctx: Kernel, request: FastifyRequest, formId: unknown): Promise<FormPage> {
   const actor = actorOf(request);
   const screen = ctx.screens.byResource('form');
   if (!screen || !screenAllows(screen, 'read', actor.roles)) throw forbidden();
-  const page = await loadFormPage(ctx.db, actor.orgId, Number(formId));
+  const page = await ctx.ports.formPages.load(ctx.db, actor.orgId, Number(formId));
   if (!page) throw notFound();
   return page;
 }
 
-export async function formDataRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function formDataRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
   const pageFor = (request: FastifyRequest, formId: unknown) => formPageFor(ctx, request, formId);
 
@@ -139,7 +51,7 @@ export async function formDataRoutes(app: FastifyInstance, ctx: AppContext) {
     rows: { testItemId: string | null; values: Record<string, unknown> }[],
   ) {
     const actor = actorOf(request);
-    rows.forEach((row) => checkFormValues(page, row.values, request.locale));
+    rows.forEach((row) => ctx.ports.formPages.check(page, row.values, request.locale));
     return db.transaction(async (tx) => {
       const saved: { id: string; createFormTime: string }[] = [];
       for (const row of rows) {

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { badRequest, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
@@ -34,7 +34,7 @@ const summary = (image: string) => ({
   bytes: Buffer.byteLength(image.slice(image.indexOf(',') + 1), 'base64'),
 });
 
-export async function formImageRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function formImageRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   const read = (q: Queryable, orgId: number, formId: number, testItemId: string) =>

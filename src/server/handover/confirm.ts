@@ -1,16 +1,15 @@
 import type { FastifyRequest } from 'fastify';
 import { t, type Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
-import { badRequest, conflict, InvalidRecord, notFound } from '../kernel/http/envelope.js';
+import { badRequest, InvalidRecord, notFound } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { insertRecord, updateRecord, type StoredRecord } from '../kernel/resources/repository.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
 import type { Receiver } from './receiver.js';
 import { refuseClosed } from './rules.js';
-import { handoversByIds, linesOf, lockHandovers, stamp } from './store.js';
+import { handoversByIds, LINE, linesOf, lockHandovers, stamp, type Handover, type HandoverLine } from './store.js';
 
 /** What the receiver found, beside their signature. */
 export interface Receipt {
@@ -52,7 +51,7 @@ export function readReceipt(input: Record<string, unknown>, locale: Locale): Rec
 }
 
 /** The receiving group named by code or by its label in either language. */
-export function addressedTo(screen: ScreenSchema, record: StoredRecord, group: string): boolean {
+export function addressedTo(screen: ScreenSchema, record: Handover, group: string): boolean {
   const option = screen.fields.find((f) => f.key === 'toGroup')?.options?.find((o) => o.value === record.data.toGroup);
   return group === record.data.toGroup || (option !== undefined && Object.values(option.label).includes(group));
 }
@@ -77,13 +76,13 @@ function discrepancyText(
 }
 
 interface Plan {
-  record: StoredRecord;
-  lines: StoredRecord[];
+  record: Handover;
+  lines: HandoverLine[];
   found: Record<'missing' | 'damaged' | 'extra', string[]>;
 }
 
 /** Which handover each reported barcode belongs to; a barcode on none of them (or extra on one) is refused. */
-function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Receipt, locale: Locale): Plan[] {
+function planReceipt(records: Handover[], lines: HandoverLine[], receipt: Receipt, locale: Locale): Plan[] {
   const plans = records.map((record) => ({
     record,
     lines: lines.filter((l) => l.data.handover === record.id),
@@ -111,7 +110,7 @@ function planReceipt(records: StoredRecord[], lines: StoredRecord[], receipt: Re
 }
 
 /** Each line's check (ok unless reported), the extra specimens as lines of their own. */
-async function writeLines(tx: Queryable, lineScreen: ScreenSchema, plan: Plan, at: string, userId: number) {
+async function writeLines(ctx: Kernel, tx: Queryable, plan: Plan, at: string, userId: number) {
   for (const line of plan.lines) {
     const barcode = String(line.data.barcode);
     const checkResult = plan.found.missing.includes(barcode)
@@ -119,24 +118,11 @@ async function writeLines(tx: Queryable, lineScreen: ScreenSchema, plan: Plan, a
       : plan.found.damaged.includes(barcode)
         ? 'damaged'
         : 'ok';
-    await updateRecord(
-      tx,
-      lineScreen,
-      line.orgId,
-      line.id,
-      line.version,
-      { ...line.data, checkResult, checkedAt: at },
-      userId,
-    );
+    await ctx.records.update(tx, LINE, line, { ...line.data, checkResult, checkedAt: at }, userId);
   }
   for (const barcode of plan.found.extra) {
-    await insertRecord(
-      tx,
-      lineScreen,
-      plan.record.orgId,
-      { handover: plan.record.id, barcode, checkResult: 'extra', checkedAt: at },
-      userId,
-    );
+    const extra = { handover: plan.record.id, barcode, checkResult: 'extra' as const, checkedAt: at };
+    await ctx.records.insert(tx, LINE, plan.record.orgId, extra, userId);
   }
 }
 
@@ -155,16 +141,12 @@ export interface Confirmation {
  * lines; the handover is closed (received, or discrepancy when anything did not match) and the step
  * goes to the operation log with before and after.
  */
-export async function confirmHandovers(
-  ctx: AppContext,
-  request: FastifyRequest,
-  c: Confirmation,
-): Promise<StoredRecord[]> {
+export async function confirmHandovers(ctx: Kernel, request: FastifyRequest, c: Confirmation): Promise<Handover[]> {
   const actor = actorOf(request);
   const locale = request.locale;
   return ctx.db.transaction(async (tx) => {
-    await lockHandovers(tx, actor.orgId);
-    const records = await handoversByIds(tx, actor.orgId, c.ids);
+    await lockHandovers(ctx.records, tx, actor.orgId);
+    const records = await handoversByIds(ctx.records, tx, actor.orgId, c.ids);
     if (records.length !== c.ids.length) throw notFound();
     for (const record of records) {
       refuseClosed(record, locale);
@@ -176,24 +158,23 @@ export async function confirmHandovers(
       if (record.data.handedByAccount === c.receiver.userAccount)
         throw badRequest('handover.receiver.sameAsSender', { account: c.receiver.userAccount });
     }
-    const plans = planReceipt(records, await linesOf(tx, actor.orgId, c.ids), c.receipt, locale);
+    const plans = planReceipt(records, await linesOf(ctx.records, tx, actor.orgId, c.ids), c.receipt, locale);
     const at = stamp(ctx.now());
-    const confirmed: StoredRecord[] = [];
+    const confirmed: Handover[] = [];
     for (const plan of plans) {
-      await writeLines(tx, c.lineScreen, plan, at, actor.id);
+      await writeLines(ctx, tx, plan, at, actor.id);
       const discrepancy = discrepancyText(c.lineScreen, plan.found, c.receipt.remark, locale);
       const matched = plan.found.missing.length + plan.found.damaged.length + plan.found.extra.length === 0;
       const data = {
         ...plan.record.data,
-        status: matched ? 'received' : 'discrepancy',
+        status: matched ? ('received' as const) : ('discrepancy' as const),
         receivedBy: c.receiver.userName,
         receivedByAccount: c.receiver.userAccount,
         receivedAt: at,
         ...(c.receipt.temperatureC !== undefined && { temperatureC: c.receipt.temperatureC }),
         ...(discrepancy && { discrepancy }),
       };
-      const row = await updateRecord(tx, c.screen, actor.orgId, plan.record.id, plan.record.version, data, actor.id);
-      if (!row) throw conflict();
+      const row = await ctx.records.update(tx, 'handoverRecord', plan.record, data, actor.id);
       await appendLog(tx, actor, {
         resource: c.screen.resource.name,
         recordId: row.id,

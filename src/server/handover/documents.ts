@@ -4,10 +4,10 @@ import type { FieldDef, ScreenSchema } from '../../shared/screens/fields.js';
 import { listColumns } from '../../shared/screens/fields.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { cellValue } from '../kernel/resources/excel.js';
-import type { StoredRecord } from '../kernel/resources/repository.js';
+import type { RecordStore } from '../kernel/resources/store.js';
 import { present, withLabels, type ApiRecord } from '../kernel/resources/records.js';
 import type { PrintedPage } from './pdf.js';
-import { linesOf } from './store.js';
+import { linesOf, type Handover } from './store.js';
 import type { SlipTemplate } from './template.js';
 
 /** What the documents of some handovers are made from: the two screens (labels, options) and the caller's language. */
@@ -26,10 +26,11 @@ export interface HandoverSet {
 }
 
 export async function loadSet(
+  store: RecordStore,
   db: Queryable,
   doc: DocumentContext,
   orgId: number,
-  records: StoredRecord[],
+  records: Handover[],
 ): Promise<HandoverSet> {
   const handovers = await withLabels(db, doc.screen, orgId, records.map(present));
   const lines = await withLabels(
@@ -38,6 +39,7 @@ export async function loadSet(
     orgId,
     (
       await linesOf(
+        store,
         db,
         orgId,
         records.map((r) => r.id),

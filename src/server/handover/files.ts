@@ -3,7 +3,7 @@ import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import type { Queryable } from '../kernel/db/database.js';
-import { scopeOrg } from '../kernel/resources/repository.js';
+import type { RecordStore } from '../kernel/resources/store.js';
 
 export type FileKind = 'image' | 'file';
 
@@ -50,6 +50,7 @@ function sizeOf(dataUrl: string, header: string): number {
  */
 export async function specimenFiles(
   screens: ScreenSchema[],
+  records: RecordStore,
   db: Queryable,
   actor: AuthUser,
   barcodes: string[],
@@ -58,10 +59,7 @@ export async function specimenFiles(
   if (barcodes.length === 0) return [];
   const found: SpecimenFile[] = [];
   for (const { screen, fields } of specimenScreens(screens, actor.roles, options.kind)) {
-    const rows = await db.query<{ id: number; data: Record<string, unknown> }>(
-      `select id, data from resource_record where resource = $1 and org_id = $2 and data->>'barcode' = any($3::text[]) order by id`,
-      [screen.resource.name, scopeOrg(screen, actor.orgId), barcodes],
-    );
+    const rows = await records.findIn(db, screen, actor.orgId, { barcode: barcodes });
     for (const row of rows) {
       for (const field of fields) {
         const value = row.data[field.key];

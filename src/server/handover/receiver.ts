@@ -1,12 +1,18 @@
 import type { FastifyRequest } from 'fastify';
 import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { badRequest } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { findForLogin, getUser, MAX_FAILED_ATTEMPTS, recordFailedLogin, recordGoodLogin } from '../kernel/identity/accounts.js';
+import {
+  findForLogin,
+  getUser,
+  MAX_FAILED_ATTEMPTS,
+  recordFailedLogin,
+  recordGoodLogin,
+} from '../kernel/identity/accounts.js';
 import { HANDOVER } from './store.js';
 
 /** The person who received, as their own account and password proved. */
@@ -29,7 +35,7 @@ export interface Credentials {
  * handovers. Nothing else is written here: the caller confirms afterwards in its own transaction.
  */
 export async function checkReceiver(
-  ctx: AppContext,
+  ctx: Kernel,
   request: FastifyRequest,
   screen: ScreenSchema,
   credentials: Credentials,

@@ -2,18 +2,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { t } from '../../shared/i18n/messages.js';
 import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { screenOf } from '../kernel/resources/commands.js';
 import { badRequest, notFound, ok, okMessage } from '../kernel/http/envelope.js';
-import { actorOf, intParam } from '../kernel/http/request.js';
+import { actorOf, callerOf, intParam } from '../kernel/http/request.js';
 import { appendLog } from '../kernel/audit/log.js';
-import { registerResourceHooks } from '../kernel/resources/hooks.js';
-import { getRecord, listRecords, updateRecord, type StoredRecord } from '../kernel/resources/repository.js';
-import { listQuery } from '../kernel/resources/routes.js';
-import { present, withLabels } from '../kernel/resources/records.js';
+import { present } from '../kernel/resources/records.js';
 import { getOrganization } from '../kernel/identity/organizations.js';
 import { listUsers } from '../kernel/identity/accounts.js';
-import { registerConfigKind } from '../kernel/labConfig/kinds.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { splitBarcodes } from './barcodes.js';
 import { addressedTo, confirmHandovers, readReceipt } from './confirm.js';
@@ -21,9 +17,18 @@ import { handoverWorkbook, loadSet, slipPages, summaryPage, type DocumentContext
 import { specimenFiles, type FileKind } from './files.js';
 import { renderPdf } from './pdf.js';
 import { checkReceiver } from './receiver.js';
-import { handoverHooks, refuseClosed } from './rules.js';
-import { HANDOVER, handoversByIds, LINE, linesOf, lockHandovers, screenNamed, stamp } from './store.js';
-import { slipConfigKind, slipTemplate, type SlipTemplate } from './template.js';
+import { refuseClosed } from './rules.js';
+import {
+  HANDOVER,
+  handoversByIds,
+  LINE,
+  linesOf,
+  lockHandovers,
+  stamp,
+  type Handover,
+  type HandoverLine,
+} from './store.js';
+import { slipTemplate, type SlipTemplate } from './template.js';
 
 type Input = Record<string, unknown>;
 
@@ -64,15 +69,13 @@ function sendFile(reply: FastifyReply, body: Buffer, type: 'pdf' | 'xlsx', name:
     .send(body);
 }
 
-export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
-  registerResourceHooks(HANDOVER, handoverHooks(ctx));
-  registerConfigKind(slipConfigKind);
-  const { db } = ctx;
+export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
+  const { db, records } = ctx;
 
   /** The handover screen when the caller's roles allow the action, with its line screen. */
   const access = (request: FastifyRequest, action: 'read' | 'update' | 'export') => {
     const { screen, actor } = screenOf(ctx, request, HANDOVER, action);
-    return { screen, actor, lineScreen: screenNamed(ctx, LINE) };
+    return { screen, actor, lineScreen: records.screen(LINE) };
   };
 
   const documentContext = async (
@@ -93,8 +96,8 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     screen: ScreenSchema,
     actor: AuthUser,
     input: Input,
-  ): Promise<StoredRecord> => {
-    const record = await getRecord(db, screen, actor.orgId, recordIdOf(input));
+  ): Promise<Handover> => {
+    const record = await records.get(db, HANDOVER, actor.orgId, recordIdOf(input));
     if (!record) throw notFound();
     const group = typeof input.proGroupName === 'string' ? input.proGroupName.trim() : '';
     if (group && !addressedTo(screen, record, group))
@@ -107,18 +110,19 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     request: FastifyRequest,
     doc: DocumentContext,
     actor: AuthUser,
-    records: StoredRecord[],
+    handovers: Handover[],
     template: SlipTemplate,
   ) => {
-    const set = await loadSet(db, doc, actor.orgId, records);
-    const title = `${template.title ?? t('handover.slip.title', request.locale)} ${records.map((r) => String(r.data.handoverNo)).join(', ')}`;
+    const set = await loadSet(records, db, doc, actor.orgId, handovers);
+    const numbers = handovers.map((r) => String(r.data.handoverNo)).join(', ');
+    const title = `${template.title ?? t('handover.slip.title', request.locale)} ${numbers}`;
     return renderPdf(slipPages(doc, set, template), {
       printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`,
       documentTitle: title.slice(0, 200),
     });
   };
-  const slipName = (request: FastifyRequest, records: StoredRecord[]) =>
-    `${t('handover.slip.title', request.locale)}_${records.length === 1 ? String(records[0]!.data.handoverNo) : `${records.length}`}`;
+  const slipName = (request: FastifyRequest, handovers: Handover[]) =>
+    `${t('handover.slip.title', request.locale)}_${handovers.length === 1 ? String(handovers[0]!.data.handoverNo) : `${handovers.length}`}`;
 
   /** Spec 7.2 confirmReceive: the receiver's own account and password confirm one handover; isPrint answers its slip. */
   app.post('/api/handover/confirmReceive', async (request, reply) => {
@@ -144,9 +148,9 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const ids = recordIdsOf(input);
     const receipt = readReceipt(input, request.locale);
     const template = await slipTemplate(db, actor.orgId, input.templateId);
-    const records = await handoversByIds(db, actor.orgId, ids);
-    if (records.length !== ids.length) throw notFound();
-    for (const record of records) refuseClosed(record, request.locale);
+    const handovers = await handoversByIds(records, db, actor.orgId, ids);
+    if (handovers.length !== ids.length) throw notFound();
+    for (const record of handovers) refuseClosed(record, request.locale);
     const receiver = await checkReceiver(ctx, request, screen, input);
     const rows = await confirmHandovers(ctx, request, { screen, lineScreen, ids, receipt, receiver });
     const doc = await documentContext(request, screen, lineScreen, actor);
@@ -170,29 +174,29 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   const removeSpecimens = async (
     request: FastifyRequest,
     action: string,
-    pick: (line: StoredRecord) => boolean,
+    pick: (line: HandoverLine) => boolean,
     none: () => Error,
   ) => {
-    const { screen, actor } = access(request, 'update');
+    const { actor } = access(request, 'update');
     const id = recordIdOf(inputOf(request));
     const row = await db.transaction(async (tx) => {
-      await lockHandovers(tx, actor.orgId);
-      const current = await getRecord(tx, screen, actor.orgId, id);
+      await lockHandovers(records, tx, actor.orgId);
+      const current = await records.get(tx, HANDOVER, actor.orgId, id);
       if (!current) throw notFound();
       refuseClosed(current, request.locale);
-      const chosen = (await linesOf(tx, actor.orgId, [id])).filter(pick);
+      const chosen = (await linesOf(records, tx, actor.orgId, [id])).filter(pick);
       if (chosen.length === 0) throw none();
       const gone = new Set(chosen.map((l) => String(l.data.barcode)));
       const barcodes = splitBarcodes(current.data.barcodes).filter((b) => !gone.has(b));
       if (barcodes.length === 0) throw badRequest('handover.lastSpecimen');
       const data = { ...current.data, barcodes: barcodes.join('\n'), specimenCount: barcodes.length };
-      const updated = await updateRecord(tx, screen, actor.orgId, id, current.version, data, actor.id);
-      if (!updated) throw notFound();
-      await tx.query('delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])', [
+      const updated = await records.update(tx, HANDOVER, current, data, actor.id);
+      await records.removeIds(
+        tx,
         LINE,
         actor.orgId,
         chosen.map((l) => l.id),
-      ]);
+      );
       await appendLog(tx, actor, {
         resource: HANDOVER,
         recordId: id,
@@ -242,18 +246,14 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
 
   /** Spec 7.2 getPageHandoverList: a page of the lab's handovers, with the list's filters and sort. */
   app.get<{ Querystring: Record<string, string> }>('/api/handover/getPageHandoverList', async (request) => {
-    const { screen, actor } = access(request, 'read');
-    const { records, total } = await listRecords(db, screen, actor.orgId, listQuery(screen, request.query));
-    return ok({ records: await withLabels(db, screen, actor.orgId, records.map(present)), total });
+    return ok(await ctx.resources.list(callerOf(request), HANDOVER, request.query));
   });
 
   /** Spec 7.2 getSpecimenAimList: the specimens (with their inspection purposes) of a handover, or of all, paged and filtered. */
   app.get<{ Querystring: Record<string, string> }>('/api/handover/getSpecimenAimList', async (request) => {
-    const { screen, actor } = screenOf(ctx, request, LINE, 'read');
     const query = { ...request.query };
     if (query.recordId) query.handover = String(intParam(query.recordId, 0));
-    const { records, total } = await listRecords(db, screen, actor.orgId, listQuery(screen, query));
-    return ok({ records: await withLabels(db, screen, actor.orgId, records.map(present)), total });
+    return ok(await ctx.resources.list(callerOf(request), LINE, query));
   });
 
   /** Spec 7.2 getSpecimenCombinationList: a handover's specimens grouped by the purposes they travel for. */
@@ -261,7 +261,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const { screen, actor } = access(request, 'read');
     const record = await handoverOf(request, screen, actor, inputOf(request));
     const groups = new Map<string, string[]>();
-    for (const line of await linesOf(db, actor.orgId, [record.id])) {
+    for (const line of await linesOf(records, db, actor.orgId, [record.id])) {
       const key = String(line.data.itemNames ?? '');
       groups.set(key, [...(groups.get(key) ?? []), String(line.data.barcode)]);
     }
@@ -272,9 +272,12 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   app.get('/api/handover/getSpecimenFileList', async (request) => {
     const { screen, actor } = access(request, 'read');
     const record = await handoverOf(request, screen, actor, inputOf(request));
-    const barcodes = (await linesOf(db, actor.orgId, [record.id])).map((l) => String(l.data.barcode));
+    const barcodes = (await linesOf(records, db, actor.orgId, [record.id])).map((l) => String(l.data.barcode));
     return ok(
-      await specimenFiles(ctx.screens.list(), db, actor, barcodes, { withData: false, locale: request.locale }),
+      await specimenFiles(ctx.screens.list(), records, db, actor, barcodes, {
+        withData: false,
+        locale: request.locale,
+      }),
     );
   });
 
@@ -291,28 +294,27 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   });
 
   /** The handovers a summary or a full export covers: those named (recordIds), else the list's filters. */
-  const chosenHandovers = async (
-    request: FastifyRequest<{ Querystring: Record<string, string> }>,
-    screen: ScreenSchema,
-    actor: AuthUser,
-  ) => {
+  const chosenHandovers = async (request: FastifyRequest<{ Querystring: Record<string, string> }>, actor: AuthUser) => {
     const input = inputOf(request);
     if (input.recordIds !== undefined || input.recordId !== undefined)
-      return handoversByIds(db, actor.orgId, recordIdsOf(input));
-    const { records } = await listRecords(db, screen, actor.orgId, {
-      ...listQuery(screen, request.query),
-      page: 1,
-      size: 10_000,
-    });
-    return records;
+      return handoversByIds(records, db, actor.orgId, recordIdsOf(input));
+    // The list's filters and sort as the screen shows them, every row of them (up to ten thousand).
+    const ids: number[] = [];
+    for (let page = 1; page <= 10; page++) {
+      const query = { ...request.query, page: String(page), size: '1000' };
+      const listed = await ctx.resources.list(callerOf(request), HANDOVER, query);
+      ids.push(...listed.records.map((r) => r.id));
+      if (listed.records.length < 1000) break;
+    }
+    return handoversByIds(records, db, actor.orgId, ids);
   };
 
   /** Spec 7.2 exportSummaryRecordPdf: one table of the handovers chosen, landscape. */
   app.get<{ Querystring: Record<string, string> }>('/api/handover/exportSummaryRecordPdf', async (request, reply) => {
     const { screen, lineScreen, actor } = access(request, 'read');
-    const records = await chosenHandovers(request, screen, actor);
+    const handovers = await chosenHandovers(request, actor);
     const doc = await documentContext(request, screen, lineScreen, actor);
-    const set = await loadSet(db, doc, actor.orgId, records);
+    const set = await loadSet(records, db, doc, actor.orgId, handovers);
     const title = t('handover.slip.summaryTitle', request.locale);
     const pdf = await renderPdf([summaryPage(doc, set)], {
       landscape: true,
@@ -323,7 +325,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
       resource: HANDOVER,
       recordId: null,
       action: 'handoverPrintSummary',
-      after: { handovers: records.length },
+      after: { handovers: handovers.length },
       ip: request.ip,
     });
     return sendFile(reply, pdf, 'pdf', `${title}_${stamp(ctx.now()).slice(0, 10)}`);
@@ -336,7 +338,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const template = await slipTemplate(db, actor.orgId, input.templateId);
     const record = await handoverOf(request, screen, actor, input);
     const doc = await documentContext(request, screen, lineScreen, actor);
-    const xlsx = await handoverWorkbook(doc, await loadSet(db, doc, actor.orgId, [record]), {
+    const xlsx = await handoverWorkbook(doc, await loadSet(records, db, doc, actor.orgId, [record]), {
       withHandovers: false,
       columns: template.columns,
     });
@@ -347,14 +349,16 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
   /** Spec 7.2 getExcelAll: the handovers of the list's filters (or those named) and all their specimens. */
   app.get<{ Querystring: Record<string, string> }>('/api/handover/getExcelAll', async (request, reply) => {
     const { screen, lineScreen, actor } = access(request, 'export');
-    const records = await chosenHandovers(request, screen, actor);
+    const handovers = await chosenHandovers(request, actor);
     const doc = await documentContext(request, screen, lineScreen, actor);
-    const xlsx = await handoverWorkbook(doc, await loadSet(db, doc, actor.orgId, records), { withHandovers: true });
+    const xlsx = await handoverWorkbook(doc, await loadSet(records, db, doc, actor.orgId, handovers), {
+      withHandovers: true,
+    });
     await appendLog(db, actor, {
       resource: HANDOVER,
       recordId: null,
       action: 'handoverExport',
-      after: { handovers: records.length },
+      after: { handovers: handovers.length },
       ip: request.ip,
     });
     return sendFile(reply, xlsx, 'xlsx', `${screen.title[request.locale]}_${stamp(ctx.now()).slice(0, 10)}`);
@@ -368,7 +372,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: AppContext) {
     const barcodes = splitBarcodes(input.barcode ?? input.barcodes);
     if (barcodes.length === 0) throw badRequest('handover.barcodes.required');
     return ok(
-      await specimenFiles(ctx.screens.list(), db, actor, barcodes.slice(0, 100), {
+      await specimenFiles(ctx.screens.list(), records, db, actor, barcodes.slice(0, 100), {
         kind,
         withData: true,
         locale: request.locale,

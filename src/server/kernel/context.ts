@@ -1,10 +1,17 @@
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from './config.js';
 import type { Database } from './db/database.js';
 import type { ScreenRegistry } from './screens/registry.js';
 import type { PushHub } from './push/hub.js';
+import type { Capability } from './capability.js';
+import { ConfigKinds } from './labConfig/kinds.js';
+import { PORT_NAMES, type Ports } from './ports.js';
+import { PublicData } from './publicData/service.js';
+import { HookRegistry } from './resources/hooks.js';
+import { RecordStore } from './resources/store.js';
+import { ResourceService } from './resources/service.js';
 
-/** What every capability's routes are given: the database, the configuration and the clock. */
-export interface AppContext {
+/** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
+export interface KernelBase {
   db: Database;
   config: ServerConfig;
   /** Injected so tests can age a session past the idle limit without waiting for it. */
@@ -13,4 +20,50 @@ export interface AppContext {
   screens: ScreenRegistry;
   /** Alerts to signed-in users' browsers (spec 4 push channel). */
   push: PushHub;
+}
+
+/**
+ * The platform every capability stands on: the base services, the generic resource (in process, with
+ * the rules capabilities add to it), public data, typed records, lab configuration kinds, and the
+ * ports through which one capability offers a service to another.
+ */
+export interface Kernel extends KernelBase {
+  resources: ResourceService;
+  publicData: PublicData;
+  hooks: HookRegistry;
+  records: RecordStore;
+  configKinds: ConfigKinds;
+  ports: Ports;
+}
+
+/**
+ * The kernel with everything the capabilities add, in the order they are listed: their rules on
+ * resources, their table resources (and public stores), their configuration kinds and their ports.
+ * A port no capability provides is a wiring fault, found here at start rather than at the first call.
+ */
+export function createKernel(base: KernelBase, capabilities: readonly Capability[]): Kernel {
+  const hooks = new HookRegistry();
+  const ports: Partial<Ports> = {};
+  const kernel: Kernel = {
+    ...base,
+    hooks,
+    resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
+    publicData: new PublicData(base.db, base.screens),
+    records: new RecordStore(base.screens),
+    configKinds: new ConfigKinds(),
+    ports: ports as Ports,
+  };
+  for (const capability of capabilities) {
+    for (const kind of capability.configKinds ?? []) kernel.configKinds.add(kind);
+    for (const table of capability.tables ?? []) {
+      kernel.resources.useTable(table.resource, table.adapter(kernel));
+      if (table.publicStore) kernel.publicData.useStore(table.resource, table.publicStore(kernel));
+    }
+    Object.assign(ports, capability.ports?.(kernel));
+  }
+  for (const capability of capabilities)
+    for (const registration of capability.hooks?.(kernel) ?? []) hooks.add(registration);
+  const missing = PORT_NAMES.filter((name) => !ports[name]);
+  if (missing.length > 0) throw new Error(`no capability provides the port(s) ${missing.join(', ')}`);
+  return kernel;
 }

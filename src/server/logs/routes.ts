@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasRole } from '../../shared/access/can.js';
-import type { AppContext } from '../kernel/context.js';
-import { forbidden, notFound, okMessage } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { forbidden, notFound, ok, okMessage } from '../kernel/http/envelope.js';
 import { actorOf, intParam } from '../kernel/http/request.js';
-import { appendLog } from '../kernel/audit/log.js';
+import { appendLog, listLog } from '../kernel/audit/log.js';
 import { exportWorkbook } from '../kernel/resources/excel.js';
+import { sendWorkbook } from '../kernel/resources/routes.js';
 import type { ApiRecord } from '../kernel/resources/records.js';
 import { deleteLog, findLog, type LogFilter } from '../kernel/audit/entries.js';
 
@@ -27,7 +28,7 @@ function filterOf(source: Record<string, unknown>): LogFilter {
   };
 }
 
-export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function logRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   function admin(request: FastifyRequest) {
@@ -36,18 +37,22 @@ export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
     return actor;
   }
 
-  async function sendWorkbook(request: FastifyRequest, reply: FastifyReply, filter: LogFilter) {
+  async function sendLogWorkbook(request: FastifyRequest, reply: FastifyReply, filter: LogFilter) {
     const actor = admin(request);
     const screen = ctx.screens.byResource('operationLog');
     if (!screen) throw notFound();
     const { records } = await findLog(db, actor.orgId, filter, { page: 1, size: EXPORT_LIMIT });
     const buffer = await exportWorkbook(screen, records as unknown as ApiRecord[], request.locale);
-    const name = encodeURIComponent(`${screen.title[request.locale]}.xlsx`);
-    return reply
-      .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-      .header('Content-Disposition', `attachment; filename*=UTF-8''${name}`)
-      .send(buffer);
+    return sendWorkbook(reply, buffer, `${screen.title[request.locale]}.xlsx`);
   }
+
+  /** Spec 7.7 getLogList: who did what, when, from where, before and after, narrowed to a resource or an account. */
+  app.get<{ Querystring: Record<string, string | undefined> }>('/api/log/getLogList', async (request) => {
+    const actor = admin(request);
+    const q = request.query;
+    const page = { page: intParam(q.page, 1), size: intParam(q.size, 50, 500) };
+    return ok(await listLog(db, actor.orgId, { resource: q.resource, userAccount: q.userAccount, ...page }));
+  });
 
   app.get<{ Querystring: Record<string, string | undefined> }>('/api/resources/operationLog', async (request) => {
     const actor = admin(request);
@@ -61,11 +66,11 @@ export async function logRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     '/api/resources/operationLog/export.xlsx',
-    (request, reply) => sendWorkbook(request, reply, filterOf(request.query)),
+    (request, reply) => sendLogWorkbook(request, reply, filterOf(request.query)),
   );
 
   app.post<{ Body: Record<string, unknown> | undefined }>('/api/log/exportExcel', (request, reply) =>
-    sendWorkbook(request, reply, filterOf({ ...(request.query as object), ...(request.body ?? {}) })),
+    sendLogWorkbook(request, reply, filterOf({ ...(request.query as object), ...(request.body ?? {}) })),
   );
 
   app.delete('/api/log/deleteAll', async (request) => {

@@ -1,13 +1,12 @@
-import type { FastifyInstance } from 'fastify';
 import type { MenuMeta } from '../../shared/menu/types.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { one } from '../kernel/db/database.js';
 import { conflict, notFound } from '../kernel/http/envelope.js';
 import { appendLog } from '../kernel/audit/log.js';
 import { contentVersion } from '../kernel/resources/contentVersion.js';
-import { registerTableResource, type TableRecord } from '../kernel/resources/tables.js';
+import type { TableAdapter, TableRecord, TableResource } from '../kernel/resources/tables.js';
 
 /**
  * Menu maintenance (spec 2.2 system maintenance, 20101): the route tree as the database keeps it, one
@@ -68,41 +67,44 @@ function editedMeta(meta: MenuMeta, data: RecordValues): MenuMeta {
 
 const getMenu = (db: Queryable, id: number) => one<MenuRow>(db, `${SELECT} where id = $1`, [id]);
 
-export async function menuScreenRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
-  registerTableResource(app, ctx, 'menu', {
-    async list(_call, q) {
-      const title = q.titleZh?.trim() || null;
-      const rows = await db.query<MenuRow>(
-        `${SELECT} where ($1::text is null or meta->'title'->>'zh-CN' ilike '%' || $1 || '%' or meta->'title'->>'en-US' ilike '%' || $1 || '%')
+export const MENU_TABLE: TableResource = {
+  resource: 'menu',
+  adapter(ctx: Kernel): TableAdapter {
+    const { db } = ctx;
+    return {
+      async list(_call, q) {
+        const title = q.titleZh?.trim() || null;
+        const rows = await db.query<MenuRow>(
+          `${SELECT} where ($1::text is null or meta->'title'->>'zh-CN' ilike '%' || $1 || '%' or meta->'title'->>'en-US' ilike '%' || $1 || '%')
            and ($2::text is null or full_path ilike '%' || $2 || '%')
          order by sort, id`,
-        [title, q.path?.trim() || null],
-      );
-      return { records: rows.map(menuRecord), total: rows.length };
-    },
-    async get(_call, id) {
-      const row = await getMenu(db, id);
-      return row && menuRecord(row);
-    },
-    async update(call, current, data) {
-      if (data.version !== current.version) throw conflict();
-      return db.transaction(async (tx) => {
-        const before = await getMenu(tx, current.id);
-        if (!before) throw notFound();
-        const meta = editedMeta(before.meta, data);
-        const sort = typeof data.sort === 'number' ? data.sort : before.sort;
-        await tx.query('update menu set meta = $2, sort = $3 where id = $1', [before.id, JSON.stringify(meta), sort]);
-        await appendLog(tx, call.actor, {
-          resource: 'menu',
-          recordId: before.id,
-          action: 'update',
-          before: { path: before.fullPath, sort: before.sort, meta: before.meta },
-          after: { path: before.fullPath, sort, meta },
-          ip: call.request.ip,
+          [title, q.path?.trim() || null],
+        );
+        return { records: rows.map(menuRecord), total: rows.length };
+      },
+      async get(_call, id) {
+        const row = await getMenu(db, id);
+        return row && menuRecord(row);
+      },
+      async update(call, current, data) {
+        if (data.version !== current.version) throw conflict();
+        return db.transaction(async (tx) => {
+          const before = await getMenu(tx, current.id);
+          if (!before) throw notFound();
+          const meta = editedMeta(before.meta, data);
+          const sort = typeof data.sort === 'number' ? data.sort : before.sort;
+          await tx.query('update menu set meta = $2, sort = $3 where id = $1', [before.id, JSON.stringify(meta), sort]);
+          await appendLog(tx, call.actor, {
+            resource: 'menu',
+            recordId: before.id,
+            action: 'update',
+            before: { path: before.fullPath, sort: before.sort, meta: before.meta },
+            after: { path: before.fullPath, sort, meta },
+            ip: call.ip,
+          });
+          return menuRecord({ ...before, meta, sort });
         });
-        return menuRecord({ ...before, meta, sort });
-      });
-    },
-  });
-}
+      },
+    };
+  },
+};

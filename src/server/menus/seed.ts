@@ -37,13 +37,3 @@ export async function seedMenus(db: Queryable, routes: MenuNode[]): Promise<void
     );
   }
 }
-
-/** Meta ids of every route a role may open: all of them, or those not marked admin-only. */
-export function menuIdsFor(routes: MenuNode[], role: 'admin' | 'editor'): number[] {
-  return flattenMenus(routes)
-    .filter(
-      ({ node }) =>
-        node.meta.id !== undefined && (role === 'admin' || !node.meta.roles || node.meta.roles.includes(role)),
-    )
-    .map(({ node }) => node.meta.id!);
-}

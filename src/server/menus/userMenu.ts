@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { hasRole } from '../../shared/access/can.js';
 import { filterMenus, leafPaths, permittedMenuIds } from '../../shared/menu/filter.js';
 import type { MenuNode } from '../../shared/menu/types.js';
-import { screenAllows } from '../../shared/screens/access.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../kernel/context.js';
-import { forbidden, notFound, ok } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { notFound, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { loadMenuTree } from './tree.js';
 import { getOrganization } from '../kernel/identity/organizations.js';
@@ -58,7 +56,7 @@ function treeHas(nodes: MenuNode[], id: number): boolean {
   return nodes.some((n) => n.meta.id === id || treeHas(n.children ?? [], id));
 }
 
-export async function uiRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function userMenuRoutes(app: FastifyInstance, ctx: Kernel) {
   /**
    * GET /api/ui/menu: the route tree filtered for the caller (role menuIds minus disabled ids, roles,
    * usePlace), and the paths that exist but are closed to them, so the app can answer 401 rather than 404.
@@ -82,19 +80,5 @@ export async function uiRoutes(app: FastifyInstance, ctx: AppContext) {
     const routes = filterMenus(tree, { permittedIds: permitted, roles: actor.roles, usePlace: org.usePlace });
     const open = new Set(leafPaths(routes));
     return ok({ routes, denied: leafPaths(tree).filter((p) => !open.has(p)), granted: granted.map(([id]) => id) });
-  });
-
-  /** One screen schema; 403 when the caller's roles may not read it. */
-  app.get<{ Params: { id: string } }>('/api/ui/screens/:id', async (request) => {
-    const screen = ctx.screens.get(request.params.id);
-    if (!screen) throw notFound();
-    if (!screenAllows(screen, 'read', actorOf(request).roles)) throw forbidden();
-    return ok(screen);
-  });
-
-  /** Screen files the server could not take, with file and JSON path (administrators only). */
-  app.get('/api/ui/screen-problems', async (request) => {
-    if (!hasRole(actorOf(request), ['admin'])) throw forbidden();
-    return ok(ctx.screens.problems());
   });
 }

@@ -1,8 +1,8 @@
+import type { BreakpointRecord } from '../../shared/generated/resources.js';
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { ok } from '../kernel/http/envelope.js';
-import { getRecord, listRecords, type StoredRecord } from '../kernel/resources/repository.js';
 import { present } from '../kernel/resources/records.js';
 import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
 
@@ -15,7 +15,11 @@ const MESSAGES = {
 } satisfies Record<string, Record<Locale, string>>;
 
 /** S / I / R of one measurement against one breakpoint row (MIC: S ≤ x, R ≥ y; disk: S ≥ x, R ≤ y). */
-export function interpret(method: 'mic' | 'disk', measured: number, bp: Record<string, unknown>): 'S' | 'I' | 'R' {
+export function interpret(
+  method: 'mic' | 'disk',
+  measured: number,
+  bp: Pick<BreakpointRecord, 'micS' | 'micR' | 'zoneS' | 'zoneR'>,
+): 'S' | 'I' | 'R' {
   if (method === 'mic') return measured <= Number(bp.micS) ? 'S' : measured >= Number(bp.micR) ? 'R' : 'I';
   return measured >= Number(bp.zoneS) ? 'S' : measured <= Number(bp.zoneR) ? 'R' : 'I';
 }
@@ -25,7 +29,7 @@ export function interpret(method: 'mic' | 'disk', measured: number, bp: Record<s
  * organism's group, the antibiotic and the method, and records which table version was used, so a
  * later table never re-reads an old result silently.
  */
-export async function microbiologyRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function microbiologyRoutes(app: FastifyInstance, ctx: Kernel) {
   app.post<{ Params: { id: string } }>('/api/microbiology/susceptibility/:id/interpret', async (request) => {
     const locale = request.locale;
     const row = await runRecordCommand(
@@ -38,21 +42,12 @@ export async function microbiologyRoutes(app: FastifyInstance, ctx: AppContext) 
         const measured = Number(method === 'mic' ? result.data.mic : result.data.zoneMm);
         if (!Number.isFinite(measured) || (method === 'mic' ? result.data.mic : result.data.zoneMm) === undefined)
           refuse(locale, MESSAGES.noMeasure);
-        const speciesScreen = ctx.screens.byResource('bacterialSpecies');
-        const breakpoints = ctx.screens.byResource('breakpoint');
-        const species =
-          speciesScreen && typeof result.data.species === 'number'
-            ? await getRecord(tx, speciesScreen, actor.orgId, result.data.species)
-            : undefined;
-        const rows: StoredRecord[] = breakpoints
-          ? (
-              await listRecords(tx, breakpoints, actor.orgId, {
-                page: 1,
-                size: 1000,
-                params: { current: 'true', method, antibiotic: String(result.data.antibiotic) },
-              })
-            ).records
-          : [];
+        const species = await ctx.records.get(tx, 'bacterialSpecies', actor.orgId, result.data.species);
+        const rows = await ctx.records.find(tx, 'breakpoint', actor.orgId, {
+          current: true,
+          method,
+          antibiotic: String(result.data.antibiotic),
+        });
         const bp = rows.find((r) => r.data.organismGroup === species?.data.organismGroup);
         if (!bp) refuse(locale, MESSAGES.noBreakpoint, 'antibiotic');
         return {

@@ -1,11 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '../../shared/access/can.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { forbidden, notFound, ok } from '../kernel/http/envelope.js';
 import { actorOf, intParam } from '../kernel/http/request.js';
-import { getOrganization, labTypeFlags, managedOrganizations, type OrganizationInput } from '../kernel/identity/organizations.js';
+import {
+  getOrganization,
+  labTypeFlags,
+  managedOrganizations,
+  type OrganizationInput,
+} from '../kernel/identity/organizations.js';
 import { changeOrganization, createOrganization } from './service.js';
-import { organizationScreenRoutes } from './screen.js';
 
 const organizationBody = {
   type: 'object',
@@ -25,7 +29,7 @@ const organizationBody = {
 } as const;
 
 /** Organisation calls of spec 7.3 plus the lab type of the page-entry flow. */
-export async function organizationRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function organizationRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   app.get('/api/organization/getUserLabType', async (request) => {
@@ -72,6 +76,4 @@ export async function organizationRoutes(app: FastifyInstance, ctx: AppContext) 
     { schema: { body: { ...organizationBody, required: ['id'] } } },
     async (request) => ok(await changeOrganization(db, actorOf(request), request.body.id, request.body, request.ip)),
   );
-
-  await organizationScreenRoutes(app, ctx);
 }

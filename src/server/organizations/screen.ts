@@ -1,9 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import type { RecordValues } from '../../shared/screens/predicate.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { conflict } from '../kernel/http/envelope.js';
 import { contentVersion } from '../kernel/resources/contentVersion.js';
-import { registerTableResource, type TableRecord } from '../kernel/resources/tables.js';
+import type { TableAdapter, TableRecord, TableResource } from '../kernel/resources/tables.js';
 import { managedOrganizations, type Organization, type OrganizationInput } from '../kernel/identity/organizations.js';
 import { changeOrganization, createOrganization } from './service.js';
 
@@ -51,43 +50,46 @@ function input(data: RecordValues): Partial<OrganizationInput> {
   };
 }
 
-export async function organizationScreenRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
-  /** The organisations the caller manages, and every organisation's name (a lab's parent may lie outside them). */
-  const managed = async (orgId: number) => {
-    const all = await managedOrganizations(db, orgId);
-    const names = await db.query<{ id: number; name: string }>('select id, name from organization');
-    return { all, names: new Map(names.map((o) => [o.id, o.name])) };
-  };
+export const ORGANIZATION_TABLE: TableResource = {
+  resource: 'organization',
+  adapter(ctx: Kernel): TableAdapter {
+    const { db } = ctx;
+    /** The organisations the caller manages, and every organisation's name (a lab's parent may lie outside them). */
+    const managed = async (orgId: number) => {
+      const all = await managedOrganizations(db, orgId);
+      const names = await db.query<{ id: number; name: string }>('select id, name from organization');
+      return { all, names: new Map(names.map((o) => [o.id, o.name])) };
+    };
 
-  registerTableResource(app, ctx, 'organization', {
-    async list(call, q) {
-      const { all, names } = await managed(call.actor.orgId);
-      const has = (value: string, part: string | undefined) =>
-        !part || value.toLowerCase().includes(part.trim().toLowerCase());
-      const rows = all.filter(
-        (o) => has(o.name, q.name) && has(o.code, q.code) && (!q.labType || o.labType === q.labType),
-      );
-      return { records: rows.map((o) => organizationRecord(o, names)), total: rows.length };
-    },
-    async get(call, id) {
-      const { all, names } = await managed(call.actor.orgId);
-      const org = all.find((o) => o.id === id);
-      return org && organizationRecord(org, names);
-    },
-    async create(call, data) {
-      const created = await createOrganization(db, call.actor, input(data) as OrganizationInput, call.request.ip);
-      const { names } = await managed(call.actor.orgId);
-      return organizationRecord(created, names);
-    },
-    async update(call, current, data) {
-      // The row must still be the one the user edited: nobody's change is overwritten.
-      if (data.version !== current.version) throw conflict();
-      // Where an organisation hangs and what it is are fixed once it exists.
-      const changes = { ...input(data), parentId: undefined, labType: undefined };
-      const updated = await changeOrganization(db, call.actor, current.id, changes, call.request.ip);
-      const { names } = await managed(call.actor.orgId);
-      return organizationRecord(updated!, names);
-    },
-  });
-}
+    return {
+      async list(call, q) {
+        const { all, names } = await managed(call.actor.orgId);
+        const has = (value: string, part: string | undefined) =>
+          !part || value.toLowerCase().includes(part.trim().toLowerCase());
+        const rows = all.filter(
+          (o) => has(o.name, q.name) && has(o.code, q.code) && (!q.labType || o.labType === q.labType),
+        );
+        return { records: rows.map((o) => organizationRecord(o, names)), total: rows.length };
+      },
+      async get(call, id) {
+        const { all, names } = await managed(call.actor.orgId);
+        const org = all.find((o) => o.id === id);
+        return org && organizationRecord(org, names);
+      },
+      async create(call, data) {
+        const created = await createOrganization(db, call.actor, input(data) as OrganizationInput, call.ip);
+        const { names } = await managed(call.actor.orgId);
+        return organizationRecord(created, names);
+      },
+      async update(call, current, data) {
+        // The row must still be the one the user edited: nobody's change is overwritten.
+        if (data.version !== current.version) throw conflict();
+        // Where an organisation hangs and what it is are fixed once it exists.
+        const changes = { ...input(data), parentId: undefined, labType: undefined };
+        const updated = await changeOrganization(db, call.actor, current.id, changes, call.ip);
+        const { names } = await managed(call.actor.orgId);
+        return organizationRecord(updated!, names);
+      },
+    };
+  },
+};

@@ -1,16 +1,26 @@
+import type { QcRuleRecord } from '../../shared/generated/resources.js';
+
 /**
  * Westgard multirule evaluation (domain notes, quality control). A rule is data, not code: a kind, a
  * limit in SDs and a count, as kept on the QC rules screen. Values are z-scores against the lot's target.
  */
-export type RuleKind = 'beyond' | 'consecutiveBeyond' | 'range' | 'sameSide';
+export type RuleKind = NonNullable<QcRuleRecord['ruleType']>;
 
+/** A rule as evaluation needs it: the QC rules screen's record, its required fields present. */
 export interface QcRule {
   code: string;
   ruleType: RuleKind;
-  sdLimit?: number;
+  sdLimit?: number | null;
   count: number;
-  acrossRuns?: boolean;
-  severity: 'warning' | 'reject';
+  acrossRuns?: boolean | null;
+  severity: NonNullable<QcRuleRecord['severity']>;
+}
+
+/** The rule a stored record holds; undefined when a field evaluation needs is missing. */
+export function ruleOf(record: QcRuleRecord): QcRule | undefined {
+  const { code, ruleType, sdLimit, count, acrossRuns, severity } = record;
+  if (!code || !ruleType || typeof count !== 'number' || !severity) return undefined;
+  return { code, ruleType, sdLimit, count, acrossRuns, severity };
 }
 
 export interface QcPoint {

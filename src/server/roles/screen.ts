@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseMenuIds } from '../../shared/menu/filter.js';
 import type { RecordValues } from '../../shared/screens/predicate.js';
 import { screenMessage } from '../../shared/screens/messages.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { one } from '../kernel/db/database.js';
 import { isUniqueViolation } from '../kernel/db/errors.js';
@@ -10,7 +10,7 @@ import { forbidden, InvalidRecord, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { appendLog } from '../kernel/audit/log.js';
 import { hasRole } from '../../shared/access/can.js';
-import { registerTableResource, type Call, type TableRecord } from '../kernel/resources/tables.js';
+import type { Call, TableAdapter, TableRecord, TableResource } from '../kernel/resources/tables.js';
 
 /**
  * Roles of a laboratory (spec 3, 6): the role list (name, type, description) and menu assignment, where
@@ -83,85 +83,99 @@ export async function withAncestors(db: Queryable, ids: number[]): Promise<numbe
 }
 
 function nameTaken(call: Call, value: unknown): InvalidRecord {
-  const label = call.screen.fields.find((f) => f.key === 'name')?.label[call.request.locale] ?? 'name';
+  const label = call.screen.fields.find((f) => f.key === 'name')?.label[call.locale] ?? 'name';
   return new InvalidRecord([
     {
       field: 'name',
       key: 'field.unique',
-      message: screenMessage('field.unique', call.request.locale, { label, value: String(value) }),
+      message: screenMessage('field.unique', call.locale, { label, value: String(value) }),
     },
   ]);
 }
 
-export async function roleRoutes(app: FastifyInstance, ctx: AppContext) {
+const roleLog = (db: Queryable) => (call: Call, action: string, id: number, before?: unknown, after?: unknown) =>
+  appendLog(db, call.actor, { resource: 'role', recordId: id, action, before, after, ip: call.ip });
+
+/** Roles of a laboratory, and role assign, where only the menus of a role change. */
+export const ROLE_TABLES: TableResource[] = [
+  {
+    resource: 'role',
+    adapter({ db }: Kernel): TableAdapter {
+      const log = roleLog(db);
+      return {
+        list: (call, q, page) => listRoles(db, call.actor.orgId, q, page),
+        get: (call, id) => getRole(db, call.actor.orgId, id),
+        async create(call, data: RecordValues) {
+          try {
+            const row = await one<{ id: number }>(
+              db,
+              `insert into role (org_id, name, code, description) values ($1, $2, $3, $4) returning id`,
+              [call.actor.orgId, String(data.name).trim(), data.code, data.description ?? null],
+            );
+            await log(call, 'create', row!.id, undefined, data);
+            return (await getRole(db, call.actor.orgId, row!.id))!;
+          } catch (error) {
+            if (isUniqueViolation(error)) throw nameTaken(call, data.name);
+            throw error;
+          }
+        },
+        async update(call, current, data) {
+          try {
+            await db.query(
+              `update role set name = $3, code = $4, description = $5, updated_at = now() where org_id = $1 and id = $2`,
+              [call.actor.orgId, current.id, String(data.name).trim(), data.code, data.description ?? null],
+            );
+          } catch (error) {
+            if (isUniqueViolation(error)) throw nameTaken(call, data.name);
+            throw error;
+          }
+          await log(
+            call,
+            'update',
+            current.id,
+            { name: current.name, code: current.code, description: current.description },
+            data,
+          );
+          return (await getRole(db, call.actor.orgId, current.id))!;
+        },
+        async remove(call, current) {
+          // Removing a role one holds oneself could shut the last administrator out of this page.
+          const own = await db.query('select 1 from user_role where role_id = $1 and user_id = $2', [
+            current.id,
+            call.actor.id,
+          ]);
+          if (own.length > 0) throw forbidden();
+          await db.query('delete from role where org_id = $1 and id = $2', [call.actor.orgId, current.id]);
+          await log(call, 'delete', current.id, current);
+        },
+      };
+    },
+  },
+  {
+    resource: 'roleMenu',
+    adapter({ db }: Kernel): TableAdapter {
+      const log = roleLog(db);
+      return {
+        list: (call, q, page) => listRoles(db, call.actor.orgId, q, page),
+        get: (call, id) => getRole(db, call.actor.orgId, id),
+        async update(call, current, data) {
+          const ids = await withAncestors(db, (Array.isArray(data.menuIds) ? data.menuIds : []).map(Number));
+          await db.query(`update role set menu_ids = $3, updated_at = now() where org_id = $1 and id = $2`, [
+            call.actor.orgId,
+            current.id,
+            ids.join(','),
+          ]);
+          await log(call, 'assignMenus', current.id, { menuIds: current.menuIds }, { menuIds: ids });
+          return (await getRole(db, call.actor.orgId, current.id))!;
+        },
+      };
+    },
+  },
+];
+
+/** The menu tree the role assign screen checks menus in. */
+export async function roleRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
-  const log = (call: Call, action: string, id: number, before?: unknown, after?: unknown) =>
-    appendLog(db, call.actor, { resource: 'role', recordId: id, action, before, after, ip: call.request.ip });
-
-  registerTableResource(app, ctx, 'role', {
-    list: (call, q, page) => listRoles(db, call.actor.orgId, q, page),
-    get: (call, id) => getRole(db, call.actor.orgId, id),
-    async create(call, data: RecordValues) {
-      try {
-        const row = await one<{ id: number }>(
-          db,
-          `insert into role (org_id, name, code, description) values ($1, $2, $3, $4) returning id`,
-          [call.actor.orgId, String(data.name).trim(), data.code, data.description ?? null],
-        );
-        await log(call, 'create', row!.id, undefined, data);
-        return (await getRole(db, call.actor.orgId, row!.id))!;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw nameTaken(call, data.name);
-        throw error;
-      }
-    },
-    async update(call, current, data) {
-      try {
-        await db.query(
-          `update role set name = $3, code = $4, description = $5, updated_at = now() where org_id = $1 and id = $2`,
-          [call.actor.orgId, current.id, String(data.name).trim(), data.code, data.description ?? null],
-        );
-      } catch (error) {
-        if (isUniqueViolation(error)) throw nameTaken(call, data.name);
-        throw error;
-      }
-      await log(
-        call,
-        'update',
-        current.id,
-        { name: current.name, code: current.code, description: current.description },
-        data,
-      );
-      return (await getRole(db, call.actor.orgId, current.id))!;
-    },
-    async remove(call, current) {
-      // Removing a role one holds oneself could shut the last administrator out of this page.
-      const own = await db.query('select 1 from user_role where role_id = $1 and user_id = $2', [
-        current.id,
-        call.actor.id,
-      ]);
-      if (own.length > 0) throw forbidden();
-      await db.query('delete from role where org_id = $1 and id = $2', [call.actor.orgId, current.id]);
-      await log(call, 'delete', current.id, current);
-    },
-  });
-
-  /** Role assign: only the menus of a role change here. */
-  registerTableResource(app, ctx, 'roleMenu', {
-    list: (call, q, page) => listRoles(db, call.actor.orgId, q, page),
-    get: (call, id) => getRole(db, call.actor.orgId, id),
-    async update(call, current, data) {
-      const ids = await withAncestors(db, (Array.isArray(data.menuIds) ? data.menuIds : []).map(Number));
-      await db.query(`update role set menu_ids = $3, updated_at = now() where org_id = $1 and id = $2`, [
-        call.actor.orgId,
-        current.id,
-        ids.join(','),
-      ]);
-      await log(call, 'assignMenus', current.id, { menuIds: current.menuIds }, { menuIds: ids });
-      return (await getRole(db, call.actor.orgId, current.id))!;
-    },
-  });
-
   /** Every menu of the tree as a node (id = meta id), titled in the caller's language, for the menu checkboxes. */
   app.get('/api/resources/menuTree', async (request) => {
     if (!hasRole(actorOf(request), ['admin'])) throw forbidden();

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
-import type { AppContext } from '../kernel/context.js';
+import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
-import { listRecords, titlesOf, type StoredRecord } from '../kernel/resources/repository.js';
+import type { StoredRecord } from '../kernel/resources/repository.js';
+import type { ResourceName } from '../kernel/resources/store.js';
 import { screenOf } from '../kernel/resources/commands.js';
 import { managedOrganizations } from '../kernel/identity/organizations.js';
 import { groupBy, minutesBetween, page, percentile, share } from './figures.js';
@@ -11,7 +12,7 @@ import { groupBy, minutesBetween, page, percentile, share } from './figures.js';
 type Query = Record<string, string | undefined>;
 type Row = Record<string, unknown>;
 interface Env {
-  ctx: AppContext;
+  ctx: Kernel;
   orgId: number;
   locale: Locale;
   query: Query;
@@ -40,12 +41,12 @@ function volume(key: string): (env: Env) => Promise<Row[]> {
     const field = screen.fields.find((f) => f.key === key);
     const labels =
       field?.type === 'reference' && field.reference
-        ? await titlesOf(
+        ? await env.ctx.records.titles(
             env.ctx.db,
-            field.reference.resource,
-            field.reference.labelField ?? 'name',
+            field.reference.resource as ResourceName,
             env.orgId,
             records.map((r) => r.data[key]).filter((v): v is number => typeof v === 'number'),
+            field.reference.labelField,
           )
         : undefined;
     const name = (r: StoredRecord) => {
@@ -197,10 +198,9 @@ async function handoverHandling(env: Env): Promise<Row[]> {
 /** Levey-Jennings points: each evaluated QC value with its lot's mean and ±1 / ±2 / ±3 SD lines. */
 async function qcChart(env: Env): Promise<Row[]> {
   const { records } = await env.records('qcResult', 'runAt');
-  const plans = await titlesOf(
+  const plans = await env.ctx.records.titles(
     env.ctx.db,
     'qcPlan',
-    'name',
     env.orgId,
     records.map((r) => r.data.plan as number),
   );
@@ -273,7 +273,7 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
  * the organisation's own records and operation log. The caller needs read on the statistic's screen and
  * on each source screen. Answers the generic list shape, so the generic screen shows it as a table.
  */
-export async function statisticsRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function statisticsRoutes(app: FastifyInstance, ctx: Kernel) {
   app.get<{ Params: { name: string }; Querystring: Query }>('/api/statistics/:name', async (request) => {
     const statistic = STATISTICS[request.params.name];
     if (!statistic) throw notFound();
@@ -290,7 +290,7 @@ export async function statisticsRoutes(app: FastifyInstance, ctx: AppContext) {
         const to = period ? period.to : query[`${periodKey}To`];
         const params: Query = periodKey ? { [`${periodKey}From`]: from, [`${periodKey}To`]: endOfDay(to) } : {};
         if (resource === 'qcResult' && query.plan) params.plan = query.plan;
-        const { records } = await listRecords(ctx.db, screen, orgId, { page: 1, size: 100_000, params });
+        const records = await ctx.records.filtered(ctx.db, screen, orgId, params, 100_000);
         return { screen, records };
       },
     };

@@ -1,16 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import { can } from '../../shared/access/can.js';
-import type { AppContext } from '../kernel/context.js';
-import { badRequest, forbidden, notFound, ok, okMessage } from '../kernel/http/envelope.js';
+import type { Kernel } from '../kernel/context.js';
+import { forbidden, notFound, ok, okMessage } from '../kernel/http/envelope.js';
 import { actorOf, intParam } from '../kernel/http/request.js';
 import { getOrganization, labTypeFlags, managedOrganizations } from '../kernel/identity/organizations.js';
 import { permittedMenuIds, rolesOfOrg, rolesOfUser } from '../kernel/identity/roles.js';
-import { deleteUser, getUser, listUsers, unlockUser } from '../kernel/identity/accounts.js';
-import { administratorScreenRoutes } from './screen.js';
+import { getUser, listUsers } from '../kernel/identity/accounts.js';
 import {
+  addUser,
   createAdministrator,
-  createUser,
-  logUser,
+  removeUser,
+  unlockAccount,
   requireUserAccess,
   updateUser,
   type CreateUserInput,
@@ -41,7 +41,7 @@ const updateSchema = {
 };
 
 /** User and administrator calls of spec 7.1, and the user info of the page-entry flow (spec 4). */
-export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function userRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   app.get('/api/user/me', async (request) => {
@@ -110,16 +110,9 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
   );
 
   app.get<{ Querystring: { id?: string; userAccount?: string } }>('/api/user/unlockUser', async (request) => {
-    const actor = actorOf(request);
     const id = Number(request.query.id);
-    const user = Number.isInteger(id) ? await getUser(db, id) : undefined;
-    if (!user) throw notFound();
-    await requireUserAccess(db, actor, 'user', 'update', user.orgId);
-    await db.transaction(async (tx) => {
-      await unlockUser(tx, user.id);
-      await logUser(tx, actor, 'unlock', user.id, user, request.ip);
-    });
-    return okMessage(request, 'user.unlocked', await getUser(db, user.id));
+    const user = await unlockAccount(db, actorOf(request), Number.isInteger(id) ? id : 0, request.ip);
+    return okMessage(request, 'user.unlocked', user);
   });
 
   app.get<{ Querystring: { orgId?: string } }>('/api/user/getAdmin', async (request) => {
@@ -153,36 +146,21 @@ export async function userRoutes(app: FastifyInstance, ctx: AppContext) {
 
   app.post<{ Body: UserBody }>('/api/user', { schema: createSchema }, async (request) => {
     const actor = actorOf(request);
-    const orgId = request.body.orgId ?? actor.orgId;
-    await requireUserAccess(db, actor, 'user', 'create', orgId);
-    const id = await db.transaction(async (tx) => {
-      const created = await createUser(tx, {
-        ...(request.body as CreateUserInput),
-        orgId,
-        roleIds: request.body.roleIds ?? [],
-      });
-      await logUser(tx, actor, 'create', created, undefined, request.ip);
-      return created;
-    });
-    return ok(await getUser(db, id));
+    return ok(
+      await addUser(
+        db,
+        actor,
+        { ...(request.body as CreateUserInput), orgId: request.body.orgId ?? actor.orgId },
+        request.ip,
+      ),
+    );
   });
 
   app.put<{ Body: UserBody }>('/api/user', { schema: updateSchema }, async (request) => {
     return ok(await updateUser(db, actorOf(request), request.body, 'user', ctx.now(), request.ip));
   });
 
-  app.delete<{ Params: { id: string } }>('/api/user/:id', async (request) => {
-    const actor = actorOf(request);
-    const user = await getUser(db, Number(request.params.id) || 0);
-    if (!user) throw notFound();
-    await requireUserAccess(db, actor, 'user', 'delete', user.orgId);
-    if (user.id === actor.id) throw badRequest('user.cannotDeleteSelf');
-    await db.transaction(async (tx) => {
-      await deleteUser(tx, user.id);
-      await logUser(tx, actor, 'delete', user.id, user, request.ip);
-    });
-    return ok(user.id);
-  });
-
-  await administratorScreenRoutes(app, ctx);
+  app.delete<{ Params: { id: string } }>('/api/user/:id', async (request) =>
+    ok(await removeUser(db, actorOf(request), Number(request.params.id) || 0, request.ip)),
+  );
 }

@@ -11,8 +11,10 @@ import { revokeUserTokens } from '../kernel/identity/sessions.js';
 import { ensureAdminRole } from '../kernel/identity/adminRole.js';
 import { appendLog } from '../kernel/audit/log.js';
 import {
+  deleteUser,
   getUser,
   insertUser,
+  unlockUser,
   setPassword,
   setUserRoles,
   updateUserFields,
@@ -164,4 +166,46 @@ export async function updateUser(
     await logUser(tx, actor, 'update', user.id, user, ip);
   });
   return getUser(db, user.id);
+}
+
+/** Spec 7.1 POST /api/user: a new account of an organisation the caller manages, logged; answers it. */
+export async function addUser(db: Database, actor: AuthUser, input: CreateUserInput, ip: string): Promise<PublicUser> {
+  await requireUserAccess(db, actor, 'user', 'create', input.orgId);
+  const id = await db.transaction(async (tx) => {
+    const created = await createUser(tx, { ...input, roleIds: input.roleIds ?? [] });
+    await logUser(tx, actor, 'create', created, undefined, ip);
+    return created;
+  });
+  return (await getUser(db, id))!;
+}
+
+/** Spec 7.1 DELETE /api/user/{id}: never one's own account; answers the id. */
+export async function removeUser(db: Database, actor: AuthUser, id: number, ip: string): Promise<number> {
+  const user = await getUser(db, id);
+  if (!user) throw notFound();
+  await requireUserAccess(db, actor, 'user', 'delete', user.orgId);
+  if (user.id === actor.id) throw badRequest('user.cannotDeleteSelf');
+  await db.transaction(async (tx) => {
+    await deleteUser(tx, user.id);
+    await logUser(tx, actor, 'delete', user.id, user, ip);
+  });
+  return user.id;
+}
+
+/** Spec 7.1 unlockUser: an administrator lifts the lock five wrong passwords set; answers the account. */
+export async function unlockAccount(
+  db: Database,
+  actor: AuthUser,
+  id: number,
+  ip: string,
+  resource: 'user' | 'admin' = 'user',
+): Promise<PublicUser> {
+  const user = await getUser(db, id);
+  if (!user) throw notFound();
+  await requireUserAccess(db, actor, resource, 'update', user.orgId);
+  await db.transaction(async (tx) => {
+    await unlockUser(tx, user.id);
+    await logUser(tx, actor, 'unlock', user.id, user, ip);
+  });
+  return (await getUser(db, user.id))!;
 }

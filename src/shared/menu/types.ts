@@ -23,3 +23,13 @@ export function flattenMenus(nodes: MenuNode[], parentPath: string | null = null
     return [{ fullPath, parentPath, node, sort }, ...flattenMenus(node.children ?? [], fullPath)];
   });
 }
+
+/** Meta ids of every route a role may open: all of them, or those not marked admin-only. */
+export function menuIdsFor(routes: MenuNode[], role: 'admin' | 'editor'): number[] {
+  return flattenMenus(routes)
+    .filter(
+      ({ node }) =>
+        node.meta.id !== undefined && (role === 'admin' || !node.meta.roles || node.meta.roles.includes(role)),
+    )
+    .map(({ node }) => node.meta.id!);
+}

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Locale } from '../../../shared/i18n/messages.js';
-import type { AuthUser } from '../identity/actor.js';
+import type { AuthUser, Caller } from '../identity/actor.js';
 import { ApiError } from './envelope.js';
 
 declare module 'fastify' {
@@ -18,6 +18,11 @@ declare module 'fastify' {
 export function actorOf(request: FastifyRequest): AuthUser {
   if (!request.actor) throw new ApiError(401, 'auth.required');
   return request.actor;
+}
+
+/** The caller of a request, for the kernel's services. */
+export function callerOf(request: FastifyRequest): Caller {
+  return { actor: actorOf(request), locale: request.locale, ip: request.ip };
 }
 
 /** Query-string integers arrive as text; a missing or malformed one takes the fallback. */

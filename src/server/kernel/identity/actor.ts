@@ -1,4 +1,5 @@
 import type { Actor } from '../../../shared/access/can.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
 
 /** The signed-in user a request acts for, as the auth hook found it. */
 export interface AuthUser extends Actor {
@@ -7,4 +8,14 @@ export interface AuthUser extends Actor {
   passwordFlag: number;
   /** Hash of the bearer token of this request, so logout revokes exactly this session. */
   tokenHash: string;
+}
+
+/**
+ * Who asks, in which language and from where: what every kernel service needs of a request, so a
+ * capability can call a service for its own caller without re-sending an HTTP request.
+ */
+export interface Caller {
+  actor: AuthUser;
+  locale: Locale;
+  ip: string;
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { t } from '../../../shared/i18n/messages.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../context.js';
 import { sendError } from '../http/envelope.js';
 import { checkToken } from './sessions.js';
 
@@ -8,7 +8,7 @@ import { checkToken } from './sessions.js';
  * Every /api route needs a live bearer token unless it is marked public. Unknown, revoked or expired
  * tokens get 401; a token left unused past the idle limit gets 511 (spec 8) and is revoked.
  */
-export function installAuthHook(app: FastifyInstance, ctx: AppContext): void {
+export function installAuthHook(app: FastifyInstance, ctx: Kernel): void {
   app.decorateRequest('actor', undefined);
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') || request.routeOptions.config?.public) return;

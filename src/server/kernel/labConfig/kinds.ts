@@ -15,14 +15,17 @@ export interface ConfigKind {
   check(value: unknown, locale: Locale): { value: ConfigValue } | { problem: string };
 }
 
-const kinds: ConfigKind[] = [];
+/** The kinds the capabilities declared, asked by key. */
+export class ConfigKinds {
+  private readonly kinds: ConfigKind[] = [];
 
-export function registerConfigKind(kind: ConfigKind): void {
-  if (!kinds.includes(kind)) kinds.push(kind);
-}
+  add(kind: ConfigKind): void {
+    if (!this.kinds.includes(kind)) this.kinds.push(kind);
+  }
 
-export function kindOf(key: string): ConfigKind | undefined {
-  return kinds.find((k) => k.owns(key));
+  of(key: string): ConfigKind | undefined {
+    return this.kinds.find((k) => k.owns(key));
+  }
 }
 
 /** Keys: a letter, then letters, digits, '.', '_' or '-' (handoverSlip, handoverSlip.cold). */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import { can } from '../../../shared/access/can.js';
 import { checkToken } from '../identity/sessions.js';
-import type { AppContext } from '../context.js';
+import type { Kernel } from '../context.js';
 import { forbidden, notFound, ok } from '../http/envelope.js';
 import { actorOf } from '../http/request.js';
 import { ALERT_TYPES, type PushAlert } from './alert.js';
@@ -43,7 +43,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
   return bearer?.slice('bearer.'.length) || undefined;
 }
 
-async function admit(ctx: AppContext, request: FastifyRequest<{ Params: { userId: string } }>): Promise<Admission> {
+async function admit(ctx: Kernel, request: FastifyRequest<{ Params: { userId: string } }>): Promise<Admission> {
   const token = tokenOf(request);
   if (!token) return { code: CLOSE.unauthorized, reason: 'unauthorized' };
   const session = await checkToken(ctx.db, token, ctx.now(), ctx.config.idleTimeoutSeconds);
@@ -54,7 +54,7 @@ async function admit(ctx: AppContext, request: FastifyRequest<{ Params: { userId
 }
 
 /** Each target's organisation and its parent, for `manages`; a user who does not exist is absent. */
-async function targetsOf(ctx: AppContext, userIds: number[]) {
+async function targetsOf(ctx: Kernel, userIds: number[]) {
   return ctx.db.query<{ id: number; orgId: number; parentOrgId: number | null }>(
     `select u.id, u.org_id as "orgId", o.parent_id as "parentOrgId"
        from app_user u join organization o on o.id = u.org_id
@@ -68,7 +68,7 @@ async function targetsOf(ctx: AppContext, userIds: number[]) {
  * auth hook: once the server takes upgrade requests at all, the plugin must see every one of them (also
  * those refused early, like a 401) to close it, or its connection stays half open and holds up a stop.
  */
-export async function installPushSockets(app: FastifyInstance, ctx: AppContext) {
+export async function installPushSockets(app: FastifyInstance, ctx: Kernel) {
   // Added before the plugin so it runs before the plugin's own preClose, which closes sockets without a code.
   app.addHook('preClose', (done) => {
     ctx.push.sayGoodbye();
@@ -78,7 +78,7 @@ export async function installPushSockets(app: FastifyInstance, ctx: AppContext) 
 }
 
 /** The push channel of spec 4 / 7.7, and the administrator's call that sends an alert through it. */
-export async function pushRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function pushRoutes(app: FastifyInstance, ctx: Kernel) {
   // Closing with a code after the upgrade, rather than refusing it with an HTTP status, is what lets the
   // browser tell "sign in again" (4401, 4511) from "wrong user" (4403): it never sees a refused upgrade's status.
   const admissions = new WeakMap<FastifyRequest, Admission>();

@@ -7,7 +7,7 @@ import type { Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
 import { insertRecord, scopeOrg, updateRecord } from './repository.js';
 import { writableData } from './records.js';
-import { insertCopies, repointReferences } from '../publicData/publicData.js';
+import { insertCopies, repointReferences } from '../publicData/stores.js';
 import { validateRecord, type FieldError } from '../../../shared/screens/validate.js';
 import { screenMessage } from '../../../shared/screens/messages.js';
 

@@ -2,21 +2,14 @@ import ExcelJS from 'exceljs';
 import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
 import { formFields, listColumns, optionLabel } from '../../../shared/screens/fields.js';
 import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js';
-import { screenMessage } from '../../../shared/screens/messages.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import type { Queryable } from '../db/database.js';
-import { dictionaryEntries } from '../../dictionaries/repository.js';
-import type { AuthUser } from '../identity/actor.js';
+import { dictionaryEntries } from '../dictionaries/lookup.js';
 import { InvalidRecord } from '../http/envelope.js';
-import { appendLog } from '../audit/log.js';
-import { insertRecord, scopeOrg } from './repository.js';
-import { checkWrite, writableData, type ApiRecord } from './records.js';
-import { hooksOf } from './hooks.js';
+import { type ApiRecord } from './records.js';
 
 const YES = { 'zh-CN': '是', 'en-US': 'Yes' };
 const NO = { 'zh-CN': '否', 'en-US': 'No' };
-const rowLabel = (n: number, locale: Locale, message: string) =>
-  locale === 'zh-CN' ? `第${n}行：${message}` : `Row ${n}: ${message}`;
 
 /** A value as the list shows it: option and reference labels, yes / no, numbers as numbers. */
 export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): ExcelJS.CellValue {
@@ -196,75 +189,4 @@ export async function readSheet(
     if (Object.keys(body).length > 0) rows.push({ row: n, body });
   }
   return rows;
-}
-
-/**
- * Checks every row like a form (the generic resource's own checks, and unique values once in the file)
- * and inserts them all, each logged; one bad row refuses the lot, with each problem named by its row.
- */
-export async function importRows(
-  db: Queryable,
-  screen: ScreenSchema,
-  actor: AuthUser,
-  rows: ImportRow[],
-  locale: Locale,
-  ip: string,
-): Promise<{ id: number; data: RecordValues }[]> {
-  const errors: { field: string; message: string }[] = [];
-  const records: { row: number; data: RecordValues }[] = [];
-  const seen = new Map<string, Map<string, number>>();
-  for (const { row: n, body } of rows) {
-    const data = writableData(screen, body);
-    for (const e of await checkWrite(db, screen, actor.orgId, data, 0, locale))
-      errors.push({ field: e.field, message: rowLabel(n, locale, e.message) });
-    for (const field of screen.fields.filter((f) => f.unique && !isEmpty(data[f.key]))) {
-      const values = seen.get(field.key) ?? new Map<string, number>();
-      const value = String(data[field.key]);
-      const first = values.get(value);
-      if (first !== undefined) {
-        const message = screenMessage('field.unique', locale, { label: field.label[locale], value });
-        errors.push({ field: field.key, message: rowLabel(n, locale, `${message} (${first})`) });
-      } else values.set(value, n);
-      seen.set(field.key, values);
-    }
-    records.push({ row: n, data });
-  }
-  if (errors.length > 0) throw new InvalidRecord(errors.slice(0, 200));
-  const hooks = hooksOf(screen.resource.name);
-  const created: { id: number; data: RecordValues }[] = [];
-  for (const { row, data } of records) {
-    const write = { tx: db, screen, actor, locale, ip };
-    // A rule of the resource refuses the whole file, naming the row (rows before it are in the same transaction).
-    const stored = hooks?.beforeWrite
-      ? await hooks.beforeWrite(write, data).catch((e: unknown) => {
-          throw e instanceof InvalidRecord
-            ? new InvalidRecord(e.errors.map((x) => ({ ...x, message: rowLabel(row, locale, x.message) })))
-            : e;
-        })
-      : data;
-    const inserted = await insertRecord(db, screen, actor.orgId, stored, actor.id);
-    await hooks?.afterWrite?.(write, inserted);
-    await appendLog(db, actor, {
-      resource: screen.resource.name,
-      recordId: inserted.id,
-      action: 'import',
-      after: inserted.data,
-      ip,
-    });
-    created.push(inserted);
-  }
-  return created;
-}
-
-/** Imports a sheet (see readSheet) all or nothing (see importRows); answers how many rows were imported. */
-export async function importWorkbook(
-  db: Queryable,
-  screen: ScreenSchema,
-  actor: AuthUser,
-  buffer: Buffer,
-  locale: Locale,
-  ip: string,
-): Promise<number> {
-  const rows = await readSheet(db, screen, scopeOrg(screen, actor.orgId), buffer, locale);
-  return (await importRows(db, screen, actor, rows, locale, ip)).length;
 }

@@ -4,7 +4,7 @@ import { validateRecord, type FieldError } from '../../../shared/screens/validat
 import { screenMessage } from '../../../shared/screens/messages.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import type { Queryable } from '../db/database.js';
-import { dictionaryEntries } from '../../dictionaries/repository.js';
+import { dictionaryEntries } from '../dictionaries/lookup.js';
 import { existingIds, findDuplicate, titlesOf, type StoredRecord } from './repository.js';
 
 /** A record as the API shows it: the document's fields beside the row's own (id, version, …). */
@@ -19,9 +19,12 @@ export type ApiRecord = RecordValues & {
   labels?: Record<string, string | string[]>;
 };
 
-export function present(row: StoredRecord): ApiRecord {
+/** Any stored row, its document typed or not. */
+export type AnyStored = Omit<StoredRecord, 'data'> & { data: object };
+
+export function present(row: AnyStored): ApiRecord {
   return {
-    ...row.data,
+    ...(row.data as RecordValues),
     id: row.id,
     version: row.version,
     orgId: row.orgId,

@@ -178,6 +178,118 @@ export async function deleteRecord(
   );
 }
 
+/** Conditions on fields: a value, any of a list of values, or null for "not set". */
+export type Where = Record<string, string | number | boolean | null | readonly (string | number)[]>;
+
+const FIELD_KEY = /^[a-z][A-Za-z0-9]*$/;
+
+/** A field key a server caller names, checked before it is written into SQL (schemas check their own at load). */
+function safeKey(key: string): string {
+  if (!FIELD_KEY.test(key)) throw new Error(`not a field key: ${key}`);
+  return key;
+}
+
+function whereClauses(where: Where, values: unknown[]): string[] {
+  return Object.entries(where).map(([key, value]) => {
+    const field = `data->>'${safeKey(key)}'`;
+    if (value === null) return `${field} is null`;
+    values.push(Array.isArray(value) ? value.map(String) : String(value));
+    return Array.isArray(value) ? `${field} = any($${values.length}::text[])` : `${field} = $${values.length}`;
+  });
+}
+
+/** Rows of the organisation matching every condition, ordered by a field (id otherwise). */
+export async function findRecords(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  where: Where,
+  options: { orderBy?: string; order?: 'asc' | 'desc'; limit?: number } = {},
+): Promise<StoredRecord[]> {
+  const values: unknown[] = [screen.resource.name, scopeOrg(screen, orgId)];
+  const clauses = ['resource = $1', 'org_id = $2', ...whereClauses(where, values)];
+  const field = options.orderBy && screen.fields.find((f) => f.key === options.orderBy);
+  const direction = options.order === 'desc' ? 'desc' : 'asc';
+  const order = field ? `${fieldSql(field)} ${direction} nulls last, id ${direction}` : `id ${direction}`;
+  const limit = options.limit !== undefined ? ` limit ${Math.max(0, Math.floor(options.limit))}` : '';
+  return db.query<StoredRecord>(
+    `select ${COLUMNS} from resource_record where ${clauses.join(' and ')} order by ${order}${limit}`,
+    values,
+  );
+}
+
+/** Deletes the organisation's rows matching every condition; answers how many went. */
+export async function deleteRecords(db: Queryable, screen: ScreenSchema, orgId: number, where: Where): Promise<number> {
+  const values: unknown[] = [screen.resource.name, scopeOrg(screen, orgId)];
+  const clauses = ['resource = $1', 'org_id = $2', ...whereClauses(where, values)];
+  const rows = await db.query(`delete from resource_record where ${clauses.join(' and ')} returning id`, values);
+  return rows.length;
+}
+
+/** The organisation's rows among these ids. */
+export function recordsByIds(db: Queryable, screen: ScreenSchema, orgId: number, ids: readonly number[]) {
+  return db.query<StoredRecord>(
+    `select ${COLUMNS} from resource_record where resource = $1 and org_id = $2 and id = any($3::int[])`,
+    [screen.resource.name, scopeOrg(screen, orgId), ids],
+  );
+}
+
+/** A row of a resource by id, in whichever organisation it is. */
+export function locateRecord(db: Queryable, resource: string, id: number): Promise<StoredRecord | undefined> {
+  return one<StoredRecord>(db, `select ${COLUMNS} from resource_record where resource = $1 and id = $2`, [
+    resource,
+    id,
+  ]);
+}
+
+/** Deletes the organisation's rows among these ids; answers how many went. */
+export async function deleteByIds(db: Queryable, screen: ScreenSchema, orgId: number, ids: readonly number[]) {
+  const rows = await db.query(
+    'delete from resource_record where resource = $1 and org_id = $2 and id = any($3::int[]) returning id',
+    [screen.resource.name, scopeOrg(screen, orgId), ids],
+  );
+  return rows.length;
+}
+
+/** A row, locked for update until the transaction ends. */
+export function lockRecord(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  id: number,
+): Promise<StoredRecord | undefined> {
+  return one<StoredRecord>(
+    db,
+    `select ${COLUMNS} from resource_record where resource = $1 and org_id = $2 and id = $3 for update`,
+    [screen.resource.name, scopeOrg(screen, orgId), id],
+  );
+}
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The highest number written right after a prefix in a field (…-0007 → 7), 0 when none. */
+export async function highestNumber(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  field: string,
+  prefix: string,
+): Promise<number> {
+  const key = safeKey(field);
+  const row = await one<{ last: number | null }>(
+    db,
+    `select max((substring(data->>'${key}' from $4))::bigint) as last
+       from resource_record where resource = $1 and org_id = $2 and data->>'${key}' like $3`,
+    [screen.resource.name, scopeOrg(screen, orgId), `${escapeLike(prefix)}%`, `^${escapeRegex(prefix)}([0-9]{1,15})$`],
+  );
+  return Number(row?.last ?? 0);
+}
+
+/** One write at a time per resource and organisation: unique checks cannot race each other. */
+export async function lockScope(tx: Queryable, screen: ScreenSchema, orgId: number): Promise<void> {
+  await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [screen.resource.name, scopeOrg(screen, orgId)]);
+}
+
 /** Another record of the organisation holding the same value of a unique field. */
 export async function findDuplicate(
   db: Queryable,

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../../../shared/access/can.js';
 import { t } from '../../../shared/i18n/messages.js';
 import { screenAllows } from '../../../shared/screens/access.js';
-import type { AppContext } from '../../kernel/context.js';
+import type { Kernel } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
 import { actorOf, intParam } from '../../kernel/http/request.js';
 import { deleteInstance, listDeployments, listInstances, setSuspended } from './manage.js';
@@ -14,7 +14,7 @@ import { startForSpecimen } from './specimen.js';
  * command: reading is for those who may read process models, changing an instance for admins, all
  * inside the caller's own organisation.
  */
-export async function manageRoutes(app: FastifyInstance, ctx: AppContext, engine: WorkflowEngine) {
+export async function manageRoutes(app: FastifyInstance, ctx: Kernel, engine: WorkflowEngine) {
   const { db } = ctx;
 
   /** The workflow manager's lists: deployments and instances of the caller's organisation. */
@@ -63,7 +63,7 @@ export async function manageRoutes(app: FastifyInstance, ctx: AppContext, engine
     if (!screen || !screenAllows(screen, 'update', actor.roles)) throw forbidden();
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id <= 0) throw notFound();
-    const started = await startForSpecimen(db, engine, actor, id, request.locale);
+    const started = await startForSpecimen(db, ctx.records, engine, actor, id, request.locale);
     return ok(
       started,
       t('workflow.specimenStarted', request.locale, { barcode: started.businessKey, name: started.processName }),

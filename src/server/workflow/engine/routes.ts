@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../../../shared/access/can.js';
-import type { AppContext } from '../../kernel/context.js';
+import type { Kernel } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
 import { actorOf } from '../../kernel/http/request.js';
 import { getDeployment } from './deployments.js';
@@ -35,9 +35,38 @@ type CompleteBody = {
   targetElementId?: string | null;
 } | null;
 
-export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext) {
+/**
+ * Every running process instance is recovered once the server answers (no request waits for it); a
+ * stop waits for the recovery to notice and end before the database closes.
+ */
+function recoverWhenListening(app: FastifyInstance, engine: WorkflowEngine) {
+  const recovery = new AbortController();
+  let recovered: Promise<void> = Promise.resolve();
+  app.addHook('onListen', async () => {
+    recovered = engine.recoverRunning(recovery.signal).then(
+      ({ checked, repaired, failed }) => {
+        // Tasks brought back in line mean the database was changed behind the server: worth a warning.
+        const level = repaired + failed.length > 0 ? 'warn' : 'info';
+        app.log[level]({ checked, repaired, failed: failed.length }, 'workflow: running process instances recovered');
+        for (const f of failed)
+          app.log.error(
+            { instance: f.id, reason: f.reason },
+            'workflow: a running process instance could not be recovered',
+          );
+      },
+      (error: unknown) => app.log.error({ err: error }, 'workflow: the recovery of running process instances stopped'),
+    );
+  });
+  app.addHook('preClose', async () => {
+    recovery.abort();
+    await recovered;
+  });
+}
+
+export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
-  const engine = new WorkflowEngine(db, ctx.push);
+  const engine = new WorkflowEngine(db, ctx.push, ctx.ports.formPages);
+  recoverWhenListening(app, engine);
 
   app.post<{
     Body: {
@@ -157,7 +186,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: AppContext
         businessKey: instance.businessKey,
         status: instance.status,
       },
-      form: (await taskFormPage(db, task)) ?? null,
+      form: (await taskFormPage(db, ctx.ports.formPages, task)) ?? null,
       rollbackTargets: task.status === 'active' ? await rollbackChoices(db, task) : [],
       mayComplete: mayWork && instance.status === 'running',
     });

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { evaluate } from '../../../shared/expression/index.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import type { Database, Queryable } from '../../kernel/db/database.js';
-import { checkFormValues, loadFormPage } from '../../forms/formData.js';
+import type { FormPages } from '../../kernel/ports.js';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../../kernel/http/envelope.js';
 import type { PushHub } from '../../kernel/push/hub.js';
 import { appendLog } from '../../kernel/audit/log.js';
@@ -331,9 +331,9 @@ async function sendBack(
 }
 
 /** The form page a task shows, when its formKey names one of the organisation's pages (Activiti files may name others). */
-export async function taskFormPage(db: Queryable, task: store.TaskRow) {
+export async function taskFormPage(db: Queryable, formPages: FormPages, task: store.TaskRow) {
   return task.formKey && /^\d+$/.test(task.formKey.trim())
-    ? loadFormPage(db, task.orgId, Number(task.formKey))
+    ? formPages.load(db, task.orgId, Number(task.formKey))
     : undefined;
 }
 
@@ -348,6 +348,7 @@ export class WorkflowEngine {
   constructor(
     private readonly db: Database,
     private readonly push: PushHub | undefined,
+    private readonly formPages: FormPages,
   ) {}
 
   private async inStep<T>(fn: (step: Step) => Promise<T>): Promise<T> {
@@ -465,8 +466,8 @@ export class WorkflowEngine {
       if (instance.status === 'suspended') throw conflict('workflow.instanceSuspended');
       if (instance.status !== 'running') throw conflict('workflow.instanceNotRunning');
       const rollback = isRollback(input.result);
-      const page = await taskFormPage(tx, task);
-      if (page) checkFormValues(page, input.variables ?? {}, locale, !rollback);
+      const page = await taskFormPage(tx, this.formPages, task);
+      if (page) this.formPages.check(page, input.variables ?? {}, locale, !rollback);
       instance.variables = {
         ...instance.variables,
         ...(input.variables ?? {}),

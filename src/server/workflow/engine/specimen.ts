@@ -2,6 +2,7 @@ import type { Locale } from '../../../shared/i18n/messages.js';
 import type { Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
 import { badRequest, notFound } from '../../kernel/http/envelope.js';
+import type { RecordStore } from '../../kernel/resources/store.js';
 import type { Caller, WorkflowEngine } from './service.js';
 
 /**
@@ -20,37 +21,38 @@ const CATEGORY_NAMES: Record<string, Record<Locale, string>> = {
 const categoryName = (category: string, locale: Locale) => CATEGORY_NAMES[category]?.[locale] ?? category;
 
 /** The one category of the specimen's inspection purposes; refused when it has none or several. */
-async function categoryOf(db: Queryable, orgId: number, purposes: unknown, locale: Locale): Promise<string> {
+async function categoryOf(db: Queryable, records: RecordStore, orgId: number, purposes: unknown, locale: Locale) {
   const ids = (Array.isArray(purposes) ? purposes : [purposes]).map(Number).filter((n) => Number.isInteger(n) && n > 0);
-  const rows = await db.query<{ category: string }>(
-    `select distinct data->>'category' as category from resource_record
-      where resource = 'inspectionPurpose' and org_id = $1 and id = any($2::int[]) and data->>'category' is not null order by 1`,
-    [orgId, ids],
-  );
-  if (rows.length === 0) throw badRequest('workflow.specimenNoCategory');
-  if (rows.length > 1)
+  const rows = await records.byIds(db, 'inspectionPurpose', orgId, ids);
+  const categories = [
+    ...new Set(
+      rows
+        .map((r) => r.data.category)
+        .filter((c) => c != null)
+        .map(String),
+    ),
+  ].sort();
+  if (categories.length === 0) throw badRequest('workflow.specimenNoCategory');
+  if (categories.length > 1)
     throw badRequest('workflow.specimenCategories', {
-      categories: rows.map((r) => categoryName(r.category, locale)).join('、'),
+      categories: categories.map((c) => categoryName(c, locale)).join('、'),
     });
-  return rows[0]!.category;
+  return categories[0]!;
 }
 
 export async function startForSpecimen(
   db: Queryable,
+  records: RecordStore,
   engine: WorkflowEngine,
   caller: Caller,
   recordId: number,
   locale: Locale,
 ) {
-  const record = await one<{ data: Record<string, unknown> }>(
-    db,
-    `select data from resource_record where resource = 'specialEntry' and id = $1 and org_id = $2`,
-    [recordId, caller.orgId],
-  );
+  const record = await records.get(db, 'specialEntry', caller.orgId, recordId);
   if (!record) throw notFound();
   const barcode = String(record.data.barcode ?? '').trim();
   if (!barcode) throw badRequest('common.invalid');
-  const category = await categoryOf(db, caller.orgId, record.data.purposes, locale);
+  const category = await categoryOf(db, records, caller.orgId, record.data.purposes, locale);
   const deployment = await one<{ id: string; key: string; name: string }>(
     db,
     `select d.id, d.key, d.name from process_deployment d join process_model m on m.id = d.model_id

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BASE_ORG_ID, can, hasRole, type Action } from '../../../shared/access/can.js';
 import { t } from '../../../shared/i18n/messages.js';
-import type { AppContext } from '../../kernel/context.js';
+import type { Kernel } from '../../kernel/context.js';
 import type { Queryable } from '../../kernel/db/database.js';
 import { isUniqueViolation } from '../../kernel/db/errors.js';
 import { ApiError, badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
@@ -45,7 +45,7 @@ const done = (request: Req, key: Parameters<typeof t>[0], data: unknown) => ({
   data,
 });
 
-export async function processModelRoutes(app: FastifyInstance, ctx: AppContext) {
+export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
   /** Org isolation through can(); the base organisation's models are readable by every lab (import). */

@@ -1,18 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { BASE_ORG_ID, hasRole } from '../../../shared/access/can.js';
+import { BASE_ORG_ID } from '../../../shared/access/can.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
 import type { ScreenSchema } from '../../../shared/screens/fields.js';
 import type { RecordValues } from '../../../shared/screens/predicate.js';
 import type { FieldError } from '../../../shared/screens/validate.js';
-import type { AppContext } from '../context.js';
 import type { Queryable } from '../db/database.js';
-import type { AuthUser } from '../identity/actor.js';
-import { badRequest, forbidden, InvalidRecord, notFound, ok } from '../http/envelope.js';
-import { actorOf, intParam } from '../http/request.js';
-import { getOrganization } from '../identity/organizations.js';
-import { appendLog } from '../audit/log.js';
 import { listRecords } from '../resources/repository.js';
 import { checkWrite, present } from '../resources/records.js';
-import { t, type Locale } from '../../../shared/i18n/messages.js';
 
 /**
  * Public data (spec 1, 7.4, 7.6): records the base organisation keeps for every lab. The base
@@ -21,10 +14,8 @@ import { t, type Locale } from '../../../shared/i18n/messages.js';
  * (syncFlag 2) until the lab confirms the update. syncFlag: 0 own record, 1 synced copy, 2 update waiting.
  *
  * The rules live here once; where the records live is a store's business: the generic resource's
- * table by default, or a table of the resource's own (business dictionaries) through usePublicStore.
+ * table by default, or a table of the resource's own (business dictionaries) that its table resource names.
  */
-type Params = { resource: string };
-
 export interface PublicSource {
   id: number;
   data: RecordValues;
@@ -123,7 +114,7 @@ export async function repointReferences(
 }
 
 /** The generic resource's records (resource_record) as a public-data store. */
-function recordStore(screen: ScreenSchema): PublicStore {
+export function recordStore(screen: ScreenSchema): PublicStore {
   const name = screen.resource.name;
   return {
     logResource: name,
@@ -178,140 +169,8 @@ function recordStore(screen: ScreenSchema): PublicStore {
   };
 }
 
-/** Stores of resources whose records live in tables of their own, per server. */
-const ownStores = new WeakMap<AppContext, Map<string, PublicStore>>();
-
-/** A public resource whose screen is a table resource (src/server/system/tableResource.ts) names its store here. */
-export function usePublicStore(ctx: AppContext, resource: string, store: PublicStore): void {
-  const stores = ownStores.get(ctx) ?? new Map<string, PublicStore>();
-  stores.set(resource, store);
-  ownStores.set(ctx, stores);
-}
-
-const storeOf = (ctx: AppContext, screen: ScreenSchema): PublicStore =>
-  ownStores.get(ctx)?.get(screen.resource.name) ?? recordStore(screen);
-
-/**
- * Puts (or refreshes) a lab's copy of each source record; refuses the lot when a copy would break a rule,
- * naming the laboratory: a record the lab keeps under the same unique code is never duplicated silently.
- */
-async function copyInto(
-  db: Queryable,
-  store: PublicStore,
-  actor: AuthUser,
-  orgId: number,
-  sources: PublicSource[],
-  request: FastifyRequest,
-) {
-  const errors: { field: string; message: string }[] = [];
-  const lab = (await getOrganization(db, orgId))?.name ?? String(orgId);
-  const refresh: { copyId: number; source: PublicSource }[] = [];
-  const fresh: PublicSource[] = [];
-  for (const source of sources) {
-    const copyId = (await store.copyOf(db, orgId, source.id)) ?? 0;
-    const problems = await store.check(db, orgId, source, copyId, request.locale);
-    if (problems.length > 0) {
-      errors.push(
-        ...problems.map((p) => ({
-          field: p.field,
-          message: t('publicData.labRefuses', request.locale, { lab, message: p.message }),
-        })),
-      );
-      continue;
-    }
-    if (copyId) refresh.push({ copyId, source });
-    else fresh.push(source);
-  }
-  if (errors.length > 0) throw new InvalidRecord(errors);
-  await store.write(db, orgId, actor.id, refresh, fresh);
-  await appendLog(db, actor, {
-    resource: store.logResource,
-    recordId: null,
-    action: 'publicData',
-    after: { orgId, sourceIds: sources.map((s) => s.id) },
-    ip: request.ip,
-  });
-  return sources.length;
-}
-
 /** After the base organisation changes a public record, every lab copy shows that an update waits. */
 export async function flagCopies(db: Queryable, screen: ScreenSchema, sourceId: number): Promise<void> {
   if (!screen.resource.publicData) return;
   await recordStore(screen).flag(db, sourceId);
-}
-
-const ids = (value: unknown): number[] =>
-  (Array.isArray(value) ? value : String(value ?? '').split(','))
-    .map((v) => Number(v))
-    .filter((n) => Number.isInteger(n) && n > 0);
-
-export async function publicDataRoutes(app: FastifyInstance, ctx: AppContext) {
-  const { db } = ctx;
-
-  /** The public-data screen and the caller's organisation, refusing only-labs (spec 6) and non-admins. */
-  async function guard(request: FastifyRequest<{ Params: Params }>) {
-    const actor = actorOf(request);
-    const screen = ctx.screens.byResource(request.params.resource);
-    if (!screen || !screen.resource.publicData) throw notFound();
-    const org = await getOrganization(db, actor.orgId);
-    if (!org || org.labType === 'only' || !hasRole(actor, ['admin'])) throw forbidden();
-    return { actor, store: storeOf(ctx, screen), org };
-  }
-
-  /** The base organisation's records, offered to a lab for import. */
-  app.get<{ Params: Params; Querystring: Record<string, string> }>(
-    '/api/resources/:resource/public',
-    async (request) => {
-      const { store } = await guard(request);
-      const q = request.query;
-      // page, size and sort are the list's own parameters, never filters of a field of that name.
-      const filters = Object.fromEntries(Object.entries(q).filter(([key]) => !['page', 'size', 'sort'].includes(key)));
-      return ok(await store.offered(db, filters, { page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }));
-    },
-  );
-
-  app.post<{ Params: Params; Body: { ids?: unknown; orgIds?: unknown } }>(
-    '/api/resources/:resource/distribute',
-    async (request) => {
-      const { actor, store } = await guard(request);
-      if (actor.orgId !== BASE_ORG_ID) throw forbidden();
-      const targets = ids(request.body?.orgIds).filter((id) => id !== BASE_ORG_ID);
-      if (targets.length === 0) throw badRequest('publicData.noLab');
-      const sources = await store.sources(db, ids(request.body?.ids));
-      if (sources.length === 0) throw badRequest('publicData.noRows');
-      const copied = await db.transaction(async (tx) => {
-        let n = 0;
-        for (const orgId of targets) {
-          if (!(await getOrganization(tx, orgId))) throw notFound();
-          n += await copyInto(tx, store, actor, orgId, sources, request);
-        }
-        return n;
-      });
-      return ok({ copied });
-    },
-  );
-
-  app.post<{ Params: Params }>('/api/resources/:resource/sync', async (request) => {
-    const { actor, store, org } = await guard(request);
-    if (org.labType !== 'main') throw forbidden();
-    const sources = await store.sources(db);
-    return ok({ copied: await db.transaction((tx) => copyInto(tx, store, actor, actor.orgId, sources, request)) });
-  });
-
-  app.post<{ Params: Params; Body: { ids?: unknown } }>('/api/resources/:resource/importPublic', async (request) => {
-    const { actor, store } = await guard(request);
-    if (actor.orgId === BASE_ORG_ID) throw forbidden();
-    const sources = await store.sources(db, ids(request.body?.ids));
-    if (sources.length === 0) throw badRequest('publicData.noRows');
-    return ok({ copied: await db.transaction((tx) => copyInto(tx, store, actor, actor.orgId, sources, request)) });
-  });
-
-  /** Takes the newer source into the lab's flagged copies (syncFlag 2 → 1). */
-  app.post<{ Params: Params; Body: { ids?: unknown } }>('/api/resources/:resource/confirmUpdate', async (request) => {
-    const { actor, store } = await guard(request);
-    const sourceIds = await store.waiting(db, actor.orgId, ids(request.body?.ids));
-    if (sourceIds.length === 0) throw badRequest('publicData.noRows');
-    const sources = await store.sources(db, sourceIds);
-    return ok({ copied: await db.transaction((tx) => copyInto(tx, store, actor, actor.orgId, sources, request)) });
-  });
 }

@@ -1,0 +1,404 @@
+import { BASE_ORG_ID } from '../../../shared/access/can.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
+import { labTypeWrites, screenAllows, type ScreenAction } from '../../../shared/screens/access.js';
+import type { ScreenSchema } from '../../../shared/screens/fields.js';
+import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js';
+import { screenMessage } from '../../../shared/screens/messages.js';
+import { validateRecord } from '../../../shared/screens/validate.js';
+import type { Database, Queryable } from '../db/database.js';
+import type { Caller } from '../identity/actor.js';
+import { getOrganization } from '../identity/organizations.js';
+import { conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
+import { appendLog } from '../audit/log.js';
+import type { ScreenRegistry } from '../screens/registry.js';
+import type { Kernel } from '../context.js';
+import { flagCopies } from '../publicData/stores.js';
+import { exportWorkbook, readSheet, type ImportRow } from './excel.js';
+import type { HookRegistry, WriteContext } from './hooks.js';
+import { checkWrite, present, withLabels, writableData, type ApiRecord } from './records.js';
+import {
+  deleteRecord,
+  getRecord,
+  insertRecord,
+  listRecords,
+  lockScope,
+  scopeOrg,
+  updateRecord,
+  type ListQuery,
+  type StoredRecord,
+} from './repository.js';
+import { listQuery } from './query.js';
+import type { Call, TableAdapter, TableRecord } from './tables.js';
+
+/** How a caller reaches a resource: read the base organisation's public rows (basic), or run inside a transaction. */
+export interface Reach {
+  /** Spec 6: the basic flag of a public-platform route reads the base organisation's public data. */
+  basic?: boolean;
+  /** A transaction the write joins (a capability writing several records at once); else one of its own. */
+  tx?: Queryable;
+}
+
+export type AnyRecord = ApiRecord | TableRecord;
+
+export interface ListAnswer<R = AnyRecord> {
+  records: R[];
+  total: number;
+  more?: true;
+}
+
+/** A row number in the words of its language, for a refusal of one row of an import. */
+const rowLabel = (n: number, locale: Locale, message: string) =>
+  locale === 'zh-CN' ? `第${n}行：${message}` : `Row ${n}: ${message}`;
+
+/**
+ * The generic resource (issue 7) as an in-process service: list, read, create, update, delete,
+ * export, import and named commands for every resource a screen schema names. The HTTP routes under
+ * /api/resources answer through it, and so do the spec's own names for the same calls and any
+ * capability acting for its caller: one path, with the schema's permissions, the organisation's rows,
+ * the resource's rules (hooks), optimistic versions and the operation log, whoever calls.
+ */
+export class ResourceService {
+  private readonly tables = new Map<string, TableAdapter>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly screens: ScreenRegistry,
+    private readonly hooks: HookRegistry,
+    private readonly kernel: () => Kernel,
+  ) {}
+
+  /** A capability's table resource answers this resource's calls from now on. */
+  useTable(resource: string, adapter: TableAdapter): void {
+    this.tables.set(resource, adapter);
+  }
+
+  isTable(resource: string): boolean {
+    return this.tables.has(resource);
+  }
+
+  /** The screen of a resource when the caller's roles allow the action on it; 404 for an unknown resource. */
+  screenFor(caller: Caller, resource: string, action: ScreenAction): ScreenSchema {
+    const screen = this.screens.byResource(resource);
+    if (!screen) throw notFound();
+    if (!screenAllows(screen, action, caller.actor.roles)) throw forbidden();
+    return screen;
+  }
+
+  /** Writes need the lab type the schema names too (permissions.writeLabTypes), when it names any. */
+  private async checkLabType(screen: ScreenSchema, caller: Caller): Promise<void> {
+    if (!screen.permissions?.writeLabTypes) return;
+    const org = await getOrganization(this.db, caller.actor.orgId);
+    if (!org || !labTypeWrites(screen, org.labType)) throw forbidden();
+  }
+
+  /** Whose rows a read answers: the caller's organisation, or the base organisation's public data. */
+  private readOrg(screen: ScreenSchema, caller: Caller, reach: Reach): number {
+    return reach.basic && screen.resource.publicData ? BASE_ORG_ID : caller.actor.orgId;
+  }
+
+  private async access(caller: Caller, resource: string, action: ScreenAction, reach: Reach = {}): Promise<Call> {
+    const screen = this.screenFor(caller, resource, action);
+    if (action !== 'read' && action !== 'export') await this.checkLabType(screen, caller);
+    return { ...caller, screen, basic: reach.basic === true };
+  }
+
+  private table(call: Call): TableAdapter | undefined {
+    return this.tables.get(call.screen.resource.name);
+  }
+
+  private inTransaction<T>(reach: Reach, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return reach.tx ? fn(reach.tx) : this.db.transaction(fn);
+  }
+
+  private writeContext(tx: Queryable, call: Call, via: WriteContext['via'], current?: StoredRecord): WriteContext {
+    const { actor, locale, ip, screen } = call;
+    return { tx, kernel: this.kernel(), screen, actor, locale, ip, via, current };
+  }
+
+  async list(
+    caller: Caller,
+    resource: string,
+    query: Record<string, string | undefined>,
+    reach: Reach & { countUpTo?: number } = {},
+  ): Promise<ListAnswer> {
+    const call = await this.access(caller, resource, 'read', reach);
+    const table = this.table(call);
+    const q = listQuery(call.screen, query);
+    if (table) return table.list(call, query, { page: q.page, size: q.size });
+    const orgId = this.readOrg(call.screen, caller, reach);
+    const db = reach.tx ?? this.db;
+    const { records, total, more } = await listRecords(db, call.screen, orgId, { ...q, countUpTo: reach.countUpTo });
+    return { records: await withLabels(db, call.screen, orgId, records.map(present)), total, ...(more && { more }) };
+  }
+
+  async get(caller: Caller, resource: string, id: number, reach: Reach = {}): Promise<AnyRecord> {
+    const call = await this.access(caller, resource, 'read', reach);
+    const table = this.table(call);
+    const found = table ? await table.get(call, id) : await this.getStored(call, id, reach);
+    if (!found) throw notFound();
+    return found;
+  }
+
+  private async getStored(call: Call, id: number, reach: Reach): Promise<ApiRecord | undefined> {
+    const orgId = this.readOrg(call.screen, call, reach);
+    const db = reach.tx ?? this.db;
+    const row = await getRecord(db, call.screen, orgId, id);
+    return row && (await withLabels(db, call.screen, orgId, [present(row)]))[0];
+  }
+
+  private valid(call: Call, data: RecordValues): RecordValues {
+    const errors = validateRecord(call.screen, data, call.locale);
+    if (errors.length > 0) throw new InvalidRecord(errors);
+    return data;
+  }
+
+  async create(caller: Caller, resource: string, body: RecordValues, reach: Reach = {}): Promise<AnyRecord> {
+    const call = await this.access(caller, resource, 'create');
+    const table = this.table(call);
+    if (table) {
+      if (!table.create) throw notFound();
+      return table.create(call, this.valid(call, body));
+    }
+    const data = writableData(call.screen, body);
+    const row = await this.inTransaction(reach, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, data, 0, caller.locale);
+      if (errors.length > 0) throw new InvalidRecord(errors);
+      return this.insertChecked(tx, call, data, 'create');
+    });
+    return present(row);
+  }
+
+  /** Stores data that passed the schema's checks: the resource's rules first, then the row and its log entry. */
+  private async insertChecked(tx: Queryable, call: Call, data: RecordValues, via: 'create' | 'import') {
+    const write = this.writeContext(tx, call, via);
+    const stored = await this.hooks.beforeWrite(write, data);
+    const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
+    await this.hooks.afterWrite(write, row);
+    await appendLog(tx, call.actor, {
+      resource: call.screen.resource.name,
+      recordId: row.id,
+      action: via,
+      after: row.data,
+      ip: call.ip,
+    });
+    return row;
+  }
+
+  async update(
+    caller: Caller,
+    resource: string,
+    id: number,
+    body: RecordValues & { version?: unknown },
+    reach: Reach = {},
+  ): Promise<AnyRecord> {
+    const call = await this.access(caller, resource, 'update');
+    const table = this.table(call);
+    if (table) return this.updateTable(call, table, id, body);
+    const updated = await this.inTransaction(reach, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
+      if (!current) throw notFound();
+      // The version the user edited must still be the stored one: nobody's change is overwritten.
+      if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+      const data = writableData(call.screen, body, current.data);
+      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, data, current.id, caller.locale);
+      if (errors.length > 0) throw new InvalidRecord(errors);
+      return this.rewrite(tx, call, current, data, 'update');
+    });
+    return present(updated);
+  }
+
+  /** Writes a new version of a stored row through the resource's rules, logged with before and after. */
+  private async rewrite(
+    tx: Queryable,
+    call: Call,
+    current: StoredRecord,
+    data: RecordValues,
+    via: 'update' | 'command',
+    action: string = via,
+  ): Promise<StoredRecord> {
+    const write = this.writeContext(tx, call, via, current);
+    const stored = await this.hooks.beforeWrite(write, data);
+    const row = await updateRecord(
+      tx,
+      call.screen,
+      call.actor.orgId,
+      current.id,
+      current.version,
+      stored,
+      call.actor.id,
+    );
+    if (!row) throw conflict();
+    await this.hooks.afterWrite(write, row);
+    await appendLog(tx, call.actor, {
+      resource: call.screen.resource.name,
+      recordId: row.id,
+      action,
+      before: current.data,
+      after: row.data,
+      ip: call.ip,
+    });
+    if (row.orgId === BASE_ORG_ID) await flagCopies(tx, call.screen, row.id);
+    return row;
+  }
+
+  private async updateTable(call: Call, table: TableAdapter, id: number, body: RecordValues): Promise<TableRecord> {
+    if (!table.update) throw notFound();
+    const current = await table.get(call, id);
+    if (!current) throw notFound();
+    const own = (record: RecordValues) =>
+      Object.fromEntries(Object.entries(record).filter(([k]) => !['id', 'version', 'labels'].includes(k)));
+    const merged = { ...own(current), ...own(body) };
+    // Rules see the whole record (read-only values too); only the fields the user writes go on.
+    const known = Object.fromEntries(
+      Object.entries(merged).filter(([k]) => call.screen.fields.some((f) => f.key === k)),
+    );
+    this.valid(call, known);
+    const data = Object.fromEntries(
+      Object.entries(known).filter(([k]) => !call.screen.fields.find((f) => f.key === k)?.readOnly),
+    );
+    return table.update(call, current, { ...data, version: body.version });
+  }
+
+  /** Deletes rows of the caller's organisation, all or none; answers their ids. */
+  async remove(caller: Caller, resource: string, ids: number[], reach: Reach = {}): Promise<number[]> {
+    const call = await this.access(caller, resource, 'delete');
+    const table = this.table(call);
+    if (table) {
+      if (!table.remove) throw notFound();
+      for (const id of ids) {
+        const current = await table.get(call, id);
+        if (!current) throw notFound();
+        await table.remove(call, current);
+      }
+      return ids;
+    }
+    const name = call.screen.resource.name;
+    return this.inTransaction(reach, async (tx) => {
+      for (const id of ids) {
+        if (this.hooks.readsBeforeDelete(name)) {
+          await lockScope(tx, call.screen, caller.actor.orgId);
+          const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
+          if (!current) throw notFound();
+          await this.hooks.beforeDelete({ ...this.writeContext(tx, call, 'delete', current), current });
+        }
+        const row = await deleteRecord(tx, call.screen, caller.actor.orgId, id);
+        if (!row) throw notFound();
+        await appendLog(tx, caller.actor, {
+          resource: name,
+          recordId: id,
+          action: 'delete',
+          before: row.data,
+          ip: caller.ip,
+        });
+      }
+      return ids;
+    });
+  }
+
+  /** The filtered, sorted list as an .xlsx workbook, with the file name the browser saves it under. */
+  async exportWorkbook(
+    caller: Caller,
+    resource: string,
+    query: Record<string, string | undefined>,
+    reach: Reach = {},
+  ): Promise<{ buffer: Buffer; fileName: string }> {
+    const call = await this.access(caller, resource, 'export', reach);
+    // A table resource's rows are not in the generic table: an export of it would be empty, so there is none.
+    if (this.table(call)) throw notFound();
+    const orgId = this.readOrg(call.screen, caller, reach);
+    const { records } = await listRecords(this.db, call.screen, orgId, {
+      ...listQuery(call.screen, query),
+      page: 1,
+      size: 100_000,
+    });
+    const rows = await withLabels(this.db, call.screen, orgId, records.map(present));
+    const buffer = await exportWorkbook(call.screen, rows, caller.locale);
+    return { buffer, fileName: `${call.screen.title[caller.locale]}.xlsx` };
+  }
+
+  /** Imports a sheet all or nothing; answers how many rows were imported. */
+  async importWorkbook(caller: Caller, resource: string, buffer: Buffer): Promise<number> {
+    const call = await this.access(caller, resource, 'import');
+    if (this.table(call)) throw notFound();
+    return this.db.transaction(async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const orgId = scopeOrg(call.screen, caller.actor.orgId);
+      const rows = await readSheet(tx, call.screen, orgId, buffer, caller.locale);
+      return (await this.importChecked(tx, call, rows)).length;
+    });
+  }
+
+  /**
+   * Imports rows (from a sheet, or a list a spec call sends) into a resource, all or nothing, inside
+   * the caller's transaction: each checked like a form, unique values once in the batch.
+   */
+  async importRows(caller: Caller, resource: string, rows: ImportRow[], tx: Queryable): Promise<StoredRecord[]> {
+    const call = await this.access(caller, resource, 'import');
+    if (this.table(call)) throw notFound();
+    await lockScope(tx, call.screen, caller.actor.orgId);
+    return this.importChecked(tx, call, rows);
+  }
+
+  /** One bad row refuses the lot, with each problem named by its row. */
+  private async importChecked(tx: Queryable, call: Call, rows: ImportRow[]): Promise<StoredRecord[]> {
+    const { screen, locale } = call;
+    const errors: { field: string; message: string }[] = [];
+    const records: { row: number; data: RecordValues }[] = [];
+    const seen = new Map<string, Map<string, number>>();
+    for (const { row: n, body } of rows) {
+      const data = writableData(screen, body);
+      for (const e of await checkWrite(tx, screen, call.actor.orgId, data, 0, locale))
+        errors.push({ field: e.field, message: rowLabel(n, locale, e.message) });
+      for (const field of screen.fields.filter((f) => f.unique && !isEmpty(data[f.key]))) {
+        const values = seen.get(field.key) ?? new Map<string, number>();
+        const value = String(data[field.key]);
+        const first = values.get(value);
+        if (first !== undefined) {
+          const message = screenMessage('field.unique', locale, { label: field.label[locale], value });
+          errors.push({ field: field.key, message: rowLabel(n, locale, `${message} (${first})`) });
+        } else values.set(value, n);
+        seen.set(field.key, values);
+      }
+      records.push({ row: n, data });
+    }
+    if (errors.length > 0) throw new InvalidRecord(errors.slice(0, 200));
+    const created: StoredRecord[] = [];
+    for (const { row, data } of records) {
+      // A rule of the resource refuses the whole file, naming the row (rows before it are in the same transaction).
+      const inserted = await this.insertChecked(tx, call, data, 'import').catch((e: unknown) => {
+        throw e instanceof InvalidRecord
+          ? new InvalidRecord(e.errors.map((x) => ({ ...x, message: rowLabel(row, locale, x.message) })))
+          : e;
+      });
+      created.push(inserted);
+    }
+    return created;
+  }
+
+  /**
+   * Runs a named command on one record of the caller's organisation inside a transaction: `decide`
+   * answers the fields the command sets (the schema's read-only ones), the record is written with a
+   * new version through the resource's rules, and the change goes to the operation log under the
+   * command's name, like any other write.
+   */
+  async command(
+    caller: Caller,
+    resource: string,
+    id: number,
+    name: string,
+    decide: (tx: Queryable, record: StoredRecord) => Promise<RecordValues>,
+    options: { action?: ScreenAction; tx?: Queryable } = {},
+  ): Promise<StoredRecord> {
+    const call = await this.access(caller, resource, options.action ?? 'update');
+    return this.inTransaction(options, async (tx) => {
+      const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
+      if (!current) throw notFound();
+      const changes = await decide(tx, current);
+      return this.rewrite(tx, call, current, { ...current.data, ...changes }, 'command', name);
+    });
+  }
+}
+
+export type { ListQuery };

@@ -1,0 +1,12 @@
+import type { Capability } from '../kernel/capability.js';
+import { MENU_TABLE } from './screen.js';
+import { seedMenus } from './seed.js';
+import { userMenuRoutes } from './userMenu.js';
+
+/** The route tree (spec 2.2): kept in the database from menus.json, maintained, and filtered per user (spec 6). */
+export const menus: Capability = {
+  name: 'menus',
+  routes: userMenuRoutes,
+  tables: [MENU_TABLE],
+  seed: { always: (tx, { menus: routes }) => seedMenus(tx, routes) },
+};

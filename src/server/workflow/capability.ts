@@ -1,0 +1,14 @@
+import type { Capability } from '../kernel/capability.js';
+import { workflowEngineRoutes } from './engine/routes.js';
+import { seedDemoModels } from './models/demoModels.js';
+import { processModelRoutes } from './models/routes.js';
+
+/** Process models, their designer's calls and deployment (spec 2.4, 7.5), and the engine that runs them. */
+export const workflow: Capability = {
+  name: 'workflow',
+  async routes(app, kernel) {
+    await processModelRoutes(app, kernel);
+    await workflowEngineRoutes(app, kernel);
+  },
+  seed: { demo: (tx) => seedDemoModels(tx) },
+};
