@@ -41,6 +41,8 @@ async function generateResources(): Promise<{ out: string; text: string }> {
   const names: string[] = [];
   for (const file of files) {
     const screen = migrateScreen(JSON.parse(await readFile(path.join(dir, file), 'utf8'))) as unknown as ScreenSchema;
+    // A view stores no records of its own: its records are its owner's, typed there.
+    if (screen.resource.viewOf) continue;
     const schema = {
       ...recordJsonSchema(screen.fields),
       required: screen.fields.filter((f) => f.required).map((f) => f.key),

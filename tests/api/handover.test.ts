@@ -40,12 +40,35 @@ beforeAll(async () => {
     roleIds: [editorRole.id],
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
+  await registerSpecimens(45);
 });
 afterAll(() => server?.dispose());
 
-let serial = 0;
-/** Barcodes no other test uses. */
-const codes = (n: number) => Array.from({ length: n }, () => `HT${String(++serial).padStart(5, '0')}`);
+/**
+ * Barcodes of registered specimens no other test uses: a handover takes only specimens the lab entered
+ * (their barcodes issued by the lab's rule), so the suite enters a pool of them first.
+ */
+const pool: string[] = [];
+const codes = (n: number) => pool.splice(0, n);
+
+async function registerSpecimens(n: number) {
+  const first = async (resource: string) =>
+    (await admin.get<{ records: { id: number }[] }>(`/api/resources/${resource}?size=1`)).body.resultObject.records[0]!
+      .id;
+  const values = {
+    patientName: '交接测试',
+    sex: 'female',
+    hospital: await first('referralHospital'),
+    purposes: [await first('inspectionPurpose')],
+    specimenType: await first('specimenType'),
+    collectedAt: '2026-11-20 08:00:00',
+  };
+  for (let i = 0; i < n; i++) {
+    const res = await admin.post<{ barcode: string }>('/api/resources/specimen', values);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    pool.push(res.body.resultObject.barcode);
+  }
+}
 
 async function newHandover(who: Client, barcodes: string[], extra: Record<string, unknown> = {}): Promise<Handover> {
   const res = await who.post<Handover>('/api/resources/handoverRecord', {
@@ -497,12 +520,13 @@ describe('slips and lists of handovers', () => {
     );
     expect(aim.status, JSON.stringify(aim.body)).toBe(200);
     expect(aim.body.resultObject.record).toMatchObject({ specimenCount: 2, barcodes: `${b}\n${c}` });
-    // Lines of unregistered specimens share the empty combination: all would go, which leaves none.
-    const all = await admin.post(`/api/handover/deleteCombination?recordId=${h.id}&combination=`);
+    // The pool's specimens share their purposes: taking them off by those would leave none.
+    const purposes = encodeURIComponent(String((lines[1] as unknown as { itemNames: string }).itemNames));
+    const all = await admin.post(`/api/handover/deleteCombination?recordId=${h.id}&combination=${purposes}`);
     expect(all.body.resultMessage).toBe('交接单至少保留一个标本；整单作废请删除交接单');
     expect(
-      (await admin.post(`/api/handover/deleteCombination?recordId=${h.id}&combination=血常规`)).body.resultMessage,
-    ).toBe('交接单上没有检验目的为“血常规”的标本');
+      (await admin.post(`/api/handover/deleteCombination?recordId=${h.id}&combination=无此目的`)).body.resultMessage,
+    ).toBe('交接单上没有检验目的为“无此目的”的标本');
     expect((await linesOf(h.id)).map((l) => l.barcode)).toEqual([b, c]);
     // A specimen taken off is free for another handover.
     await newHandover(admin, [a!]);
@@ -532,7 +556,7 @@ describe('two laboratories', () => {
         .records,
     ).toEqual([]);
     expect((await read(h.id)).status).toBe('open');
-    // The same barcode may be on an open handover of each lab: the rule holds within a lab.
+    // Nor may the other lab hand over this lab's specimen: it is no specimen of theirs.
     const mine = (await linesOf(h.id))[0]!.barcode;
     const res = await lab2.post<Handover>('/api/resources/handoverRecord', {
       fromSite: '杭州',
@@ -540,7 +564,7 @@ describe('two laboratories', () => {
       storage: 'room',
       barcodes: mine,
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect([res.status, res.body.resultMessage]).toEqual([400, `条码 ${mine} 没有登记的标本，不能交接`]);
   });
 
   it('confirms several handovers at once, all or none, and answers their slips', async () => {

@@ -47,7 +47,6 @@ describe('workload', () => {
       collector: '测试甲',
       collectedAt: '2031-03-01 07:30:00',
     });
-    await clone('checkAccept', { barcode: 'T3103010001', receiver: '测试甲', receivedAt: '2031-03-01 09:00:00' });
     await clone('inspectionResult', {
       barcode: 'T3103010001',
       tester: '测试乙',
@@ -61,11 +60,21 @@ describe('workload', () => {
       testedAt: '2031-03-02 10:00:00',
     });
     const figures = (await editor.get<Page>(`/api/statistics/workload?${day}`)).body.resultObject;
-    expect(rowOf(figures, '测试甲')).toMatchObject({ collected: 1, received: 1, tested: 0, reviewed: 1, count: 3 });
+    expect(rowOf(figures, '测试甲')).toMatchObject({ collected: 1, received: 0, tested: 0, reviewed: 1, count: 2 });
     expect(rowOf(figures, '测试乙')).toMatchObject({ tested: 1, count: 1 });
     // The demo's own staff show without a period: the list is never empty after npm start.
     const all = (await editor.get<Page>('/api/statistics/workload')).body.resultObject;
     expect(rowOf(all, '王检验')?.tested).toBeGreaterThan(0);
+  });
+
+  it('counts a receipt for whoever received the specimen, as the server stamped it', async () => {
+    const before = rowOf((await editor.get<Page>('/api/statistics/workload')).body.resultObject, '王检验');
+    // The status and who did what are the server's: a copy leaves them out, the barcode is issued.
+    const specimen = await clone('specimen', { barcode: '', status: undefined });
+    const res = await editor.post<Rec>(`/api/resources/specimen/${specimen.id}/transitions/receive`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = rowOf((await editor.get<Page>('/api/statistics/workload')).body.resultObject, '王检验');
+    expect(after?.received).toBe(Number(before?.received ?? 0) + 1);
   });
 });
 

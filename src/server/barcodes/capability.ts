@@ -1,5 +1,6 @@
 import type { Capability } from '../kernel/capability.js';
 import { barcodeRoutes } from './routes.js';
+import { specimenBarcodes } from './specimenRules.js';
 
-/** Custom barcode rules (spec 2.2 barcode management): numbers issued without gaps. */
-export const barcodes: Capability = { name: 'barcodes', routes: barcodeRoutes };
+/** Custom barcode rules (spec 2.2 barcode management): numbers issued without gaps, and every specimen's barcode one of them. */
+export const barcodes: Capability = { name: 'barcodes', routes: barcodeRoutes, hooks: () => [specimenBarcodes] };

@@ -1,3 +1,4 @@
+import { localDateTime } from '../../shared/time.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { Caller } from '../kernel/identity/actor.js';
 import { appendLog } from '../kernel/audit/log.js';
@@ -14,9 +15,7 @@ export interface Batch {
   fileName?: string;
 }
 
-/** Local time as the screens write a datetime: YYYY-MM-DD HH:mm:ss. */
-const stamp = (d: Date) =>
-  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+const stamp = localDateTime;
 
 /** Records the batches of an import (numbered IMP20261120001 onwards within the day), each logged. */
 export async function recordBatches(

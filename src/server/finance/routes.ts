@@ -1,3 +1,4 @@
+import { localDateTime } from '../../shared/time.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
@@ -15,8 +16,7 @@ const MESSAGES = {
   },
 } satisfies Record<string, Record<Locale, string>>;
 
-const stamp = (d: Date) =>
-  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+const stamp = localDateTime;
 
 /** The next step of the two-step settlement audit (domain notes, finance): first, then final, by two people. */
 function step(

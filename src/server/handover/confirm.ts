@@ -9,6 +9,8 @@ import { appendLog } from '../kernel/audit/log.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
 import type { Receiver } from './receiver.js';
 import { refuseClosed } from './rules.js';
+import { moveSpecimens } from './specimens.js';
+import type { Caller } from '../kernel/identity/actor.js';
 import { handoversByIds, LINE, linesOf, lockHandovers, stamp, type Handover, type HandoverLine } from './store.js';
 
 /** What the receiver found, beside their signature. */
@@ -126,6 +128,20 @@ async function writeLines(ctx: Kernel, tx: Queryable, plan: Plan, at: string, us
   }
 }
 
+/**
+ * The specimens of a confirmed slip move on, done by the receiver who signed: those that arrived are
+ * received by the slip's group, the missing ones are marked missing.
+ */
+async function receiveSpecimens(ctx: Kernel, tx: Queryable, caller: Caller, receiver: Receiver, plan: Plan) {
+  const signer = { ...caller, actor: { ...caller.actor, ...receiver } };
+  const handoverNo = String(plan.record.data.handoverNo);
+  const onSlip = plan.lines.map((l) => String(l.data.barcode));
+  const arrived = onSlip.filter((b) => !plan.found.missing.includes(b));
+  const set = { receivedGroup: plan.record.data.toGroup };
+  await moveSpecimens(ctx, tx, signer, arrived, 'receive', { handoverNo, set });
+  await moveSpecimens(ctx, tx, signer, plan.found.missing, 'markMissing', { handoverNo });
+}
+
 export interface Confirmation {
   screen: ScreenSchema;
   lineScreen: ScreenSchema;
@@ -175,6 +191,7 @@ export async function confirmHandovers(ctx: Kernel, request: FastifyRequest, c: 
         ...(discrepancy && { discrepancy }),
       };
       const row = await ctx.records.update(tx, 'handoverRecord', plan.record, data, actor.id);
+      await receiveSpecimens(ctx, tx, { actor, locale, ip: request.ip }, c.receiver, plan);
       await appendLog(tx, actor, {
         resource: c.screen.resource.name,
         recordId: row.id,

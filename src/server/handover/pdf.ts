@@ -1,5 +1,5 @@
 import PDFDocument from 'pdfkit';
-import { slipFont } from './fonts.js';
+import { slipFont } from '../kernel/print/fonts.js';
 
 /** One printed document of the handover calls: a title, label/value pairs, a table, then signatures. */
 export interface PrintedPage {

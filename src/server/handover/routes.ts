@@ -17,6 +17,7 @@ import { handoverWorkbook, loadSet, slipPages, summaryPage, type DocumentContext
 import { specimenFiles, type FileKind } from './files.js';
 import { renderPdf } from './pdf.js';
 import { checkReceiver } from './receiver.js';
+import { moveSpecimens } from './specimens.js';
 import { refuseClosed } from './rules.js';
 import {
   HANDOVER,
@@ -197,6 +198,8 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
         actor.orgId,
         chosen.map((l) => l.id),
       );
+      const step = { handoverNo: String(current.data.handoverNo) };
+      await moveSpecimens(ctx, tx, callerOf(request), [...gone], 'recall', step);
       await appendLog(tx, actor, {
         resource: HANDOVER,
         recordId: id,

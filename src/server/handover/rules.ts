@@ -6,6 +6,7 @@ import type { HookRegistration } from '../kernel/resources/hooks.js';
 import type { RecordStore } from '../kernel/resources/store.js';
 import type { AnyStored } from '../kernel/resources/records.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
+import { moveSpecimens, refuseUnsendable } from './specimens.js';
 import { deleteLines, HANDOVER, isOpen, nextHandoverNo, openHolders, stamp, syncLines } from './store.js';
 
 /** A received handover is the lab's record of custody: it stays as confirmed. */
@@ -58,6 +59,14 @@ export const handoverRules: HookRegistration = {
     async beforeWrite({ tx, kernel, actor, locale, current }, data): Promise<RecordValues> {
       if (current) refuseClosed(current, locale);
       const barcodes = await checkedBarcodes(kernel.records, tx, actor.orgId, data.barcodes, current?.id ?? 0, locale);
+      const before = new Set(splitBarcodes(current?.data.barcodes));
+      await refuseUnsendable(
+        kernel,
+        tx,
+        actor.orgId,
+        barcodes.filter((b) => !before.has(b)),
+        locale,
+      );
       const now = kernel.now();
       return {
         ...data,
@@ -70,12 +79,34 @@ export const handoverRules: HookRegistration = {
         handedAt: data.handedAt || stamp(now),
       };
     },
-    async afterWrite({ tx, kernel, actor }, row) {
-      await syncLines(kernel.records, tx, row, splitBarcodes(row.data.barcodes), actor.id);
+    async afterWrite({ tx, kernel, actor, locale, ip, current }, row) {
+      const now = splitBarcodes(row.data.barcodes);
+      const before = splitBarcodes(current?.data.barcodes);
+      await syncLines(kernel.records, tx, row, now, actor.id);
+      const step = { handoverNo: String(row.data.handoverNo) };
+      const caller = { actor, locale, ip };
+      await moveSpecimens(
+        kernel,
+        tx,
+        caller,
+        before.filter((b) => !now.includes(b)),
+        'recall',
+        step,
+      );
+      await moveSpecimens(
+        kernel,
+        tx,
+        caller,
+        now.filter((b) => !before.includes(b)),
+        'send',
+        step,
+      );
     },
-    async beforeDelete({ tx, kernel, locale, current }) {
+    async beforeDelete({ tx, kernel, actor, locale, ip, current }) {
       refuseClosed(current, locale);
       await deleteLines(kernel.records, tx, current.orgId, current.id);
+      const step = { handoverNo: String(current.data.handoverNo) };
+      await moveSpecimens(kernel, tx, { actor, locale, ip }, splitBarcodes(current.data.barcodes), 'recall', step);
     },
   },
 };

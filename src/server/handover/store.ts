@@ -1,3 +1,4 @@
+import { localDateTime } from '../../shared/time.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { RecordStore, Stored } from '../kernel/resources/store.js';
 import type { AnyStored } from '../kernel/resources/records.js';
@@ -30,9 +31,7 @@ export function handoversByIds(records: RecordStore, db: Queryable, orgId: numbe
   return records.byIds(db, HANDOVER, orgId, ids);
 }
 
-/** Local wall-clock time as the screens store datetimes ("YYYY-MM-DD HH:mm:ss"). */
-export const stamp = (d: Date) =>
-  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+export const stamp = localDateTime;
 
 /** Of these barcodes, those on another open handover of the organisation, with that handover's number. */
 export async function openHolders(
@@ -73,14 +72,14 @@ interface SpecimenInfo {
   itemNames?: string;
 }
 
-/** What the lab registered about each barcode (标本录入): patient, specimen type, inspection purposes. */
+/** What the lab registered about each barcode (the one specimen record): patient, specimen type, inspection purposes. */
 async function specimenInfo(
   records: RecordStore,
   db: Queryable,
   orgId: number,
   barcodes: string[],
 ): Promise<Map<string, SpecimenInfo>> {
-  const rows = await records.find(db, 'specialEntry', orgId, { barcode: barcodes });
+  const rows = await records.find(db, 'specimen', orgId, { barcode: barcodes });
   const types = await records.titles(
     db,
     'specimenType',

@@ -8,6 +8,7 @@ import { PORT_NAMES, type Ports } from './ports.js';
 import { PublicData } from './publicData/service.js';
 import { HookRegistry } from './resources/hooks.js';
 import { RecordStore } from './resources/store.js';
+import { RecordEvents } from './events/events.js';
 import { ResourceService } from './resources/service.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
@@ -32,6 +33,8 @@ export interface Kernel extends KernelBase {
   publicData: PublicData;
   hooks: HookRegistry;
   records: RecordStore;
+  /** Records' histories (a specimen's timeline): transitions and capabilities' steps. */
+  events: RecordEvents;
   configKinds: ConfigKinds;
   ports: Ports;
 }
@@ -50,6 +53,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
     publicData: new PublicData(base.db, base.screens),
     records: new RecordStore(base.screens),
+    events: new RecordEvents(),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
   };

@@ -95,7 +95,7 @@ const WORK_STEPS: {
   step: 'collected' | 'received' | 'tested' | 'reviewed' | 'diagnosed';
 }[] = [
   { resource: 'sampleCollection', periodKey: 'collectedAt', person: 'collector', step: 'collected' },
-  { resource: 'checkAccept', periodKey: 'receivedAt', person: 'receiver', step: 'received' },
+  { resource: 'specimen', periodKey: 'receivedAt', person: 'receiver', step: 'received' },
   { resource: 'inspectionResult', periodKey: 'testedAt', person: 'tester', step: 'tested' },
   { resource: 'inspectionResult', periodKey: 'testedAt', person: 'reviewer', step: 'reviewed' },
   { resource: 'reportRecord', periodKey: 'reportedAt', person: 'reviewer', step: 'reviewed' },

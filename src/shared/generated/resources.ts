@@ -139,22 +139,6 @@ export interface CallRecordRecord {
 }
 
 /**
- * Receiving specimens in the lab: each is checked (character, container, label) and accepted, accepted with a remark, or rejected as unqualified.
- */
-export interface CheckAcceptRecord {
-  barcode: string | null;
-  patientName?: string | null;
-  hospital: number | null;
-  specimenType: number | null;
-  character: number | null;
-  result: ('accepted' | 'concession' | 'rejected') | null;
-  abnormalType?: number | null;
-  receivedAt: string | null;
-  receiver: string | null;
-  remark?: string | null;
-}
-
-/**
  * Specimens sent out to entrusted labs: what, where, when it left, when the report is due and the external report number.
  */
 export interface CommissionOrderRecord {
@@ -316,19 +300,6 @@ export interface ExpressShipmentRecord {
   shippedAt: string | null;
   arrivedAt?: string | null;
   status: ('inTransit' | 'arrived' | 'delayed' | 'lost') | null;
-}
-
-/**
- * Scanning in specimens that arrive with another lab's or hospital's barcode, linking their barcode to the lab's own.
- */
-export interface ExternalReceiptRecord {
-  barcode: string | null;
-  externalBarcode: string | null;
-  hospital: number | null;
-  specimenType: number | null;
-  receiver: string | null;
-  receivedAt: string | null;
-  status: ('received' | 'linked' | 'rejected') | null;
 }
 
 /**
@@ -509,10 +480,10 @@ export interface FormRecord {
 }
 
 /**
- * The front desk registers each request: barcode, patient, hospital, requested purposes, specimen and collection time; every later step follows this record.
+ * The front desk registers each request: patient, hospital, requested purposes, specimen and collection time; the barcode is issued by the lab's rule. This one specimen record moves through the lab: every later screen is a view of it.
  */
 export interface SpecimenRecord {
-  barcode: string | null;
+  barcode?: string | null;
   patientName: string | null;
   sex: ('male' | 'female' | 'unknown') | null;
   age?: number | null;
@@ -521,10 +492,36 @@ export interface SpecimenRecord {
   doctor?: string | null;
   purposes: number[] | null;
   specimenType: number | null;
+  character?: number | null;
   collectedAt: string | null;
-  status: ('registered' | 'collected' | 'received' | 'rejected' | 'inTesting' | 'reported') | null;
+  collector?: string | null;
+  status?:
+    | (
+        | 'registered'
+        | 'collected'
+        | 'inTransit'
+        | 'received'
+        | 'rejected'
+        | 'missing'
+        | 'inTesting'
+        | 'reviewed'
+        | 'reported'
+        | 'cancelled'
+      )
+    | null;
   urgent?: boolean | null;
   clinicalDiagnosis?: string | null;
+  entrySource?: ('front' | 'special' | 'external' | 'customerService') | null;
+  entryReason?: ('emergency' | 'late' | 'external' | 'retest') | null;
+  externalBarcode?: string | null;
+  enteredBy?: string | null;
+  enteredByAccount?: string | null;
+  receiver?: string | null;
+  receivedAt?: string | null;
+  receivedGroup?: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
+  lastHandoverNo?: string | null;
+  rejectReason?: number | null;
+  cancelReason?: string | null;
   remark?: string | null;
 }
 
@@ -727,26 +724,6 @@ export interface InspectionAuthorityRecord {
   canReview?: boolean | null;
   canAudit?: boolean | null;
   validUntil: string | null;
-}
-
-/**
- * Looks up inspection results by barcode, patient, item, flag and status (read only).
- */
-export interface InspectionCombinedQueryRecord {
-  barcode: string | null;
-  patientName: string | null;
-  sex: ('male' | 'female' | 'unknown') | null;
-  age?: number | null;
-  item: number | null;
-  result: string | null;
-  unit?: string | null;
-  flag: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
-  referenceRange?: string | null;
-  instrument?: number | null;
-  testedAt: string | null;
-  tester: string | null;
-  reviewer?: string | null;
-  status: ('tested' | 'firstReviewed' | 'audited' | 'published') | null;
 }
 
 /**
@@ -1571,24 +1548,6 @@ export interface SampleCollectionRecord {
 }
 
 /**
- * Special entry of specimens outside the normal front-desk flow (emergencies, late registrations, specimens from other labs), with the reason.
- */
-export interface SpecialEntryRecord {
-  barcode: string | null;
-  patientName: string | null;
-  sex: ('male' | 'female' | 'unknown') | null;
-  age?: number | null;
-  hospital: number | null;
-  department?: string | null;
-  purposes: number[] | null;
-  specimenType: number | null;
-  collectedAt: string | null;
-  entryReason: ('emergency' | 'late' | 'external' | 'retest') | null;
-  enteredBy?: string | null;
-  remark?: string | null;
-}
-
-/**
  * The handovers of 交接管理 as the pre-processing administrators work them (spec 2.2): create, confirm receipt with the receiver's own account, print the slip, export the list.
  */
 export interface SampleHandoverRecord {
@@ -1677,24 +1636,6 @@ export interface SpecimenCharacterRecord {
   affectsResult?: boolean | null;
   description?: string | null;
   enabled?: boolean | null;
-}
-
-/**
- * All registered specimens of the lab with their status, for the front desk and customer service (read only).
- */
-export interface SpecimenCombinedQueryRecord {
-  barcode: string | null;
-  patientName: string | null;
-  sex: ('male' | 'female' | 'unknown') | null;
-  age?: number | null;
-  hospital: number | null;
-  department?: string | null;
-  doctor?: string | null;
-  purposes: number[] | null;
-  specimenType: number | null;
-  collectedAt: string | null;
-  status: ('registered' | 'collected' | 'received' | 'rejected' | 'inTesting' | 'reported') | null;
-  urgent?: boolean | null;
 }
 
 /**
@@ -1872,7 +1813,6 @@ export interface ResourceRecords {
   auditRule: AuditRuleRecord;
   barcodeRule: BarcodeRuleRecord;
   callRecord: CallRecordRecord;
-  checkAccept: CheckAcceptRecord;
   commissionOrder: CommissionOrderRecord;
   commissionedProject: CommissionedProjectRecord;
   customerServiceEntry: CustomerServiceEntryRecord;
@@ -1884,7 +1824,6 @@ export interface ResourceRecords {
   systemDictionary: SystemDictionaryRecord;
   entrustedHospital: EntrustedHospitalRecord;
   expressShipment: ExpressShipmentRecord;
-  externalReceipt: ExternalReceiptRecord;
   discount: DiscountRecord;
   freeOfCharge: FreeOfChargeRecord;
   priceRecalculation: PriceRecalculationRecord;
@@ -1909,7 +1848,6 @@ export interface ResourceRecords {
   importDictionary: ImportDictionaryRecord;
   inputHelper: InputHelperRecord;
   inspectionAuthority: InspectionAuthorityRecord;
-  inspectionCombinedQuery: InspectionCombinedQueryRecord;
   inspectionItem: InspectionItemRecord;
   inspectionPlace: InspectionPlaceRecord;
   inspectionPurpose: InspectionPurposeRecord;
@@ -1958,14 +1896,12 @@ export interface ResourceRecords {
   roleMenu: RoleMenuRecord;
   role: RoleRecord;
   sampleCollection: SampleCollectionRecord;
-  specialEntry: SpecialEntryRecord;
   sampleHandover: SampleHandoverRecord;
   samplingInfo: SamplingInfoRecord;
   samplingPoint: SamplingPointRecord;
   serialNumberRule: SerialNumberRuleRecord;
   specialTreatment: SpecialTreatmentRecord;
   specimenCharacter: SpecimenCharacterRecord;
-  specimenCombinedQuery: SpecimenCombinedQueryRecord;
   specimenType: SpecimenTypeRecord;
   statGroupAnalysis: StatGroupAnalysisRecord;
   statHospitalSubmissionVolume: StatHospitalSubmissionVolumeRecord;

@@ -172,6 +172,14 @@ export const messages = {
     'zh-CN': '一张交接单最多 {n} 个标本',
     'en-US': 'A handover holds at most {n} specimens',
   },
+  'handover.specimenUnknown': {
+    'zh-CN': '条码 {barcode} 没有登记的标本，不能交接',
+    'en-US': 'Barcode {barcode} is no registered specimen; it cannot be handed over',
+  },
+  'handover.specimenState': {
+    'zh-CN': '标本 {barcode} 当前状态为「{state}」，不能交接',
+    'en-US': 'Specimen {barcode} is {state}; it cannot be handed over',
+  },
   'handover.specimenOpen': {
     'zh-CN': '标本 {barcode} 已在未接收的交接单 {handoverNo} 中，一个标本不能同时在两张未接收的交接单里',
     'en-US': 'Specimen {barcode} is already on open handover {handoverNo}; a specimen cannot be on two open handovers',

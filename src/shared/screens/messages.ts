@@ -21,6 +21,19 @@ export const screenMessages = {
   'field.reference': { 'zh-CN': '{label}引用的数据不存在', 'en-US': '{label} refers to a record that does not exist' },
   'field.unknown': { 'zh-CN': '未知字段{label}', 'en-US': 'Unknown field {label}' },
   'field.rule': { 'zh-CN': '{label}', 'en-US': '{label}' },
+  'lifecycle.byTransition': {
+    'zh-CN': '{label}只能通过流转操作改变，不能直接修改',
+    'en-US': '{label} changes only through its transitions, never by an edit',
+  },
+  'lifecycle.wrongState': {
+    'zh-CN': '当前状态为「{state}」，不能执行「{action}」',
+    'en-US': 'The record is {state}: "{action}" cannot be done now',
+  },
+  'lifecycle.noTransition': { 'zh-CN': '没有名为「{action}」的流转', 'en-US': 'There is no transition "{action}"' },
+  'lifecycle.systemOnly': {
+    'zh-CN': '「{action}」由系统在相应环节自动完成，不能手工执行',
+    'en-US': '"{action}" is done by the system at its step, not by hand',
+  },
 } satisfies Record<string, Record<Locale, string>>;
 
 export type ScreenMessageKey = keyof typeof screenMessages;

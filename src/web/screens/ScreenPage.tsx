@@ -56,6 +56,9 @@ const ACTION_PERMISSION: Record<ActionDef['kind'], ScreenAction> = {
   export: 'export',
   import: 'import',
   command: 'update',
+  // The server serves a transition as the command that calls it; kept for the type's sake.
+  transition: 'update',
+  history: 'read',
 };
 
 /**

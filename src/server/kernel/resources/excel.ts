@@ -170,7 +170,9 @@ export async function readSheet(
   const sheet = workbook.worksheets[0];
   if (!sheet) return [];
   const byHeader = new Map<string, FieldDef>();
-  for (const f of formFields(screen))
+  // The state column is read too, so that a sheet that sets a state is refused rather than ignored.
+  const state = screen.fields.find((f) => f.key === screen.resource.lifecycle?.field);
+  for (const f of [...formFields(screen), ...(state ? [state] : [])])
     for (const name of [f.key, f.label['zh-CN'], f.label['en-US']]) byHeader.set(name, f);
   const columns = new Map<number, FieldDef>();
   sheet.getRow(1).eachCell((cell, col) => {

@@ -1,4 +1,5 @@
 import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import type { Predicate } from '../../../shared/generated/screen.js';
 import type { Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
 
@@ -47,6 +48,8 @@ export interface ListQuery {
    * them all on every page, while its first pages cost a few index entries. Past it the answer says `more`.
    */
   countUpTo?: number;
+  /** A view's fixed condition (resource.where): eq, ne, in, notIn on fields, or all of them. */
+  fixed?: Predicate;
 }
 
 type FilterMode = 'contains' | 'equals' | 'range';
@@ -90,6 +93,22 @@ function filterClauses(screen: ScreenSchema, params: ListQuery['params'], values
   return clauses;
 }
 
+/** A view's fixed condition as SQL (the registry let only these forms load). */
+function fixedClauses(fixed: Predicate | undefined, values: unknown[]): string[] {
+  if (!fixed) return [];
+  if ('all' in fixed) return fixed.all.flatMap((p) => fixedClauses(p, values));
+  if (!('field' in fixed)) throw new Error('unsupported view condition');
+  // Compared as text, as the values are: a JSON number or boolean reads as its text too.
+  const sql = `(data->>'${fixed.field}')`;
+  const list = (v: unknown) => (Array.isArray(v) ? v : [v]).map(String);
+  values.push(fixed.op === 'in' || fixed.op === 'notIn' ? list(fixed.value) : String(fixed.value));
+  const at = `$${values.length}`;
+  if (fixed.op === 'eq') return [`${sql} = ${at}`];
+  if (fixed.op === 'ne') return [`${sql} is distinct from ${at}`];
+  if (fixed.op === 'in') return [`${sql} = any(${at}::text[])`];
+  return [`not (${sql} = any(${at}::text[]))`];
+}
+
 export async function listRecords(
   db: Queryable,
   screen: ScreenSchema,
@@ -97,7 +116,12 @@ export async function listRecords(
   q: ListQuery,
 ): Promise<{ records: StoredRecord[]; total: number; more?: true }> {
   const values: unknown[] = [screen.resource.name, scopeOrg(screen, orgId)];
-  const where = ['resource = $1', 'org_id = $2', ...filterClauses(screen, q.params, values)].join(' and ');
+  const where = [
+    'resource = $1',
+    'org_id = $2',
+    ...filterClauses(screen, q.params, values),
+    ...fixedClauses(q.fixed, values),
+  ].join(' and ');
   const sortField = q.sort && screen.fields.find((f) => f.key === q.sort!.field);
   const order = sortField ? `${fieldSql(sortField)} ${q.sort!.order} nulls last, id ${q.sort!.order}` : 'id desc';
   const offset = (q.page - 1) * q.size;

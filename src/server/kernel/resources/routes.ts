@@ -90,6 +90,23 @@ export async function resourceRoutes(app: FastifyInstance, kernel: Kernel) {
     (_request, body, done) => done(null, body),
   );
 
+  /** A transition of the record's lifecycle, run by hand: the body gives its required fields and the version seen. */
+  app.post<{ Params: Params & { name: string }; Body: RecordValues & { version?: unknown } }>(
+    '/api/resources/:resource/:id/transitions/:name',
+    async (request) => {
+      const { version, ...input } = request.body ?? {};
+      const run = { input, version: typeof version === 'number' ? version : undefined };
+      const { resource, name } = request.params;
+      const row = await resources.transition(callerOf(request), resource, idOf(request.params), name, run);
+      return ok({ id: row.id, version: row.version, ...row.data });
+    },
+  );
+
+  /** A record's history, oldest first: its transitions and the steps of capabilities on it. */
+  app.get<{ Params: Params }>('/api/resources/:resource/:id/events', async (request) =>
+    ok(await resources.history(callerOf(request), request.params.resource, idOf(request.params))),
+  );
+
   app.post<{ Params: Params; Body: Buffer }>('/api/resources/:resource/import', async (request) =>
     ok({ imported: await resources.importWorkbook(callerOf(request), request.params.resource, request.body) }),
   );

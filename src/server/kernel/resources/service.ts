@@ -2,8 +2,11 @@ import { BASE_ORG_ID } from '../../../shared/access/can.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import { labTypeWrites, screenAllows, type ScreenAction } from '../../../shared/screens/access.js';
 import type { ScreenSchema } from '../../../shared/screens/fields.js';
-import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js';
-import { screenMessage } from '../../../shared/screens/messages.js';
+import { isEmpty, matches, type RecordValues } from '../../../shared/screens/predicate.js';
+import { screenMessage, type ScreenMessageKey } from '../../../shared/screens/messages.js';
+import { refusal, transitionOf } from '../../../shared/lifecycle/lifecycle.js';
+import { hasRole } from '../../../shared/access/can.js';
+import { localDateTime } from '../../../shared/time.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
@@ -36,6 +39,8 @@ export interface Reach {
   basic?: boolean;
   /** A transaction the write joins (a capability writing several records at once); else one of its own. */
   tx?: Queryable;
+  /** With tx: takes what the rules ask to run once that transaction is committed. */
+  afterCommit?: (job: () => Promise<void>) => void;
 }
 
 export type AnyRecord = ApiRecord | TableRecord;
@@ -81,7 +86,37 @@ export class ResourceService {
     const screen = this.screens.byResource(resource);
     if (!screen) throw notFound();
     if (!screenAllows(screen, action, caller.actor.roles)) throw forbidden();
-    return screen;
+    return this.stored(screen);
+  }
+
+  /**
+   * A screen as its calls store records: a view keeps its own fields, permissions and condition, and
+   * takes its owner's resource and lifecycle, so its rows, rules, log and history are the owner's.
+   */
+  private stored(screen: ScreenSchema): ScreenSchema {
+    const { viewOf, where } = screen.resource;
+    if (!viewOf) return screen;
+    const owner = this.screens.owner(viewOf);
+    if (!owner) throw notFound();
+    return { ...screen, resource: { ...owner.resource, viewOf, where } };
+  }
+
+  /**
+   * What a body says of a screen's own fields: a view's form sends back the whole record it read, whose
+   * other fields are not the view's to write (they stay as stored) and so are no unknown fields either.
+   */
+  private ownValues(screen: ScreenSchema, body: RecordValues): RecordValues {
+    const owner = screen.resource.viewOf ? this.screens.owner(screen.resource.name) : undefined;
+    if (!owner) return body;
+    const mine = (key: string) => screen.fields.some((f) => f.key === key);
+    const theirs = (key: string) => owner.fields.some((f) => f.key === key) && !mine(key);
+    return Object.fromEntries(Object.entries(body).filter(([key]) => !theirs(key)));
+  }
+
+  /** A stored row the screen reaches: of the organisation, and meeting a view's condition. */
+  private async reachable(db: Queryable, call: Call, orgId: number, id: number): Promise<StoredRecord | undefined> {
+    const row = await getRecord(db, call.screen, orgId, id);
+    return row && matches(call.screen.resource.where, row.data) ? row : undefined;
   }
 
   /** Writes need the lab type the schema names too (permissions.writeLabTypes), when it names any. */
@@ -106,13 +141,29 @@ export class ResourceService {
     return this.tables.get(call.screen.resource.name);
   }
 
-  private inTransaction<T>(reach: Reach, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    return reach.tx ? fn(reach.tx) : this.db.transaction(fn);
+  /**
+   * Runs a write in its own transaction (or the caller's), then what the rules asked to do once it is
+   * committed (a process started for a new specimen runs its own transactions). With the caller's
+   * transaction, the caller's afterCommit takes them; a job that fails after the commit is the job's
+   * own to record, never the write's.
+   */
+  private async inTransaction<T>(reach: Reach, fn: (tx: Queryable) => Promise<T>, call?: Call): Promise<T> {
+    const later: (() => Promise<void>)[] = [];
+    if (call) call.later = later;
+    if (reach.tx) {
+      const value = await fn(reach.tx);
+      for (const job of later) reach.afterCommit?.(job);
+      return value;
+    }
+    const value = await this.db.transaction(fn);
+    for (const job of later) await job().catch(() => undefined);
+    return value;
   }
 
   private writeContext(tx: Queryable, call: Call, via: WriteContext['via'], current?: StoredRecord): WriteContext {
     const { actor, locale, ip, screen } = call;
-    return { tx, kernel: this.kernel(), screen, actor, locale, ip, via, current };
+    const afterCommit = (job: () => Promise<void>) => call.later?.push(job);
+    return { tx, kernel: this.kernel(), screen, actor, locale, ip, via, current, afterCommit };
   }
 
   async list(
@@ -127,7 +178,11 @@ export class ResourceService {
     if (table) return table.list(call, query, { page: q.page, size: q.size });
     const orgId = this.readOrg(call.screen, caller, reach);
     const db = reach.tx ?? this.db;
-    const { records, total, more } = await listRecords(db, call.screen, orgId, { ...q, countUpTo: reach.countUpTo });
+    const { records, total, more } = await listRecords(db, call.screen, orgId, {
+      ...q,
+      countUpTo: reach.countUpTo,
+      fixed: call.screen.resource.where,
+    });
     return { records: await withLabels(db, call.screen, orgId, records.map(present)), total, ...(more && { more }) };
   }
 
@@ -142,7 +197,7 @@ export class ResourceService {
   private async getStored(call: Call, id: number, reach: Reach): Promise<ApiRecord | undefined> {
     const orgId = this.readOrg(call.screen, call, reach);
     const db = reach.tx ?? this.db;
-    const row = await getRecord(db, call.screen, orgId, id);
+    const row = await this.reachable(db, call, orgId, id);
     return row && (await withLabels(db, call.screen, orgId, [present(row)]))[0];
   }
 
@@ -159,13 +214,17 @@ export class ResourceService {
       if (!table.create) throw notFound();
       return table.create(call, this.valid(call, body));
     }
-    const data = writableData(call.screen, body);
-    const row = await this.inTransaction(reach, async (tx) => {
-      await lockScope(tx, call.screen, caller.actor.orgId);
-      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, data, 0, caller.locale);
-      if (errors.length > 0) throw new InvalidRecord(errors);
-      return this.insertChecked(tx, call, data, 'create');
-    });
+    const own = writableData(call.screen, this.ownValues(call.screen, body));
+    const row = await this.inTransaction(
+      reach,
+      async (tx) => {
+        await lockScope(tx, call.screen, caller.actor.orgId);
+        const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, 0, caller.locale);
+        if (errors.length > 0) throw new InvalidRecord(errors);
+        return this.insertChecked(tx, call, newData(call.screen, body, own, call.locale), 'create');
+      },
+      call,
+    );
     return present(row);
   }
 
@@ -175,6 +234,8 @@ export class ResourceService {
     const stored = await this.hooks.beforeWrite(write, data);
     const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
     await this.hooks.afterWrite(write, row);
+    const lifecycle = call.screen.resource.lifecycle;
+    if (lifecycle) await this.recordEvent(tx, call, row, { name: 'create', toState: lifecycle.initial });
     await appendLog(tx, call.actor, {
       resource: call.screen.resource.name,
       recordId: row.id,
@@ -195,17 +256,24 @@ export class ResourceService {
     const call = await this.access(caller, resource, 'update');
     const table = this.table(call);
     if (table) return this.updateTable(call, table, id, body);
-    const updated = await this.inTransaction(reach, async (tx) => {
-      await lockScope(tx, call.screen, caller.actor.orgId);
-      const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
-      if (!current) throw notFound();
-      // The version the user edited must still be the stored one: nobody's change is overwritten.
-      if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
-      const data = writableData(call.screen, body, current.data);
-      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, data, current.id, caller.locale);
-      if (errors.length > 0) throw new InvalidRecord(errors);
-      return this.rewrite(tx, call, current, data, 'update');
-    });
+    const updated = await this.inTransaction(
+      reach,
+      async (tx) => {
+        await lockScope(tx, call.screen, caller.actor.orgId);
+        const current = await this.reachable(tx, call, caller.actor.orgId, id);
+        if (!current) throw notFound();
+        // The version the user edited must still be the stored one: nobody's change is overwritten.
+        if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+        // A view writes its own fields; the record's others stay as they are.
+        const own = writableData(call.screen, this.ownValues(call.screen, body), current.data);
+        const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, current.id, caller.locale);
+        if (errors.length > 0) throw new InvalidRecord(errors);
+        const merged = call.screen.resource.viewOf ? { ...current.data, ...own } : own;
+        const data = holdState(call.screen, body, merged, call.locale, current.data);
+        return this.rewrite(tx, call, current, data, 'update');
+      },
+      call,
+    );
     return present(updated);
   }
 
@@ -275,26 +343,31 @@ export class ResourceService {
       return ids;
     }
     const name = call.screen.resource.name;
-    return this.inTransaction(reach, async (tx) => {
-      for (const id of ids) {
-        if (this.hooks.readsBeforeDelete(name)) {
-          await lockScope(tx, call.screen, caller.actor.orgId);
-          const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
-          if (!current) throw notFound();
-          await this.hooks.beforeDelete({ ...this.writeContext(tx, call, 'delete', current), current });
+    return this.inTransaction(
+      reach,
+      async (tx) => {
+        for (const id of ids) {
+          if (this.hooks.readsBeforeDelete(name)) {
+            await lockScope(tx, call.screen, caller.actor.orgId);
+            const current = await this.reachable(tx, call, caller.actor.orgId, id);
+            if (!current) throw notFound();
+            await this.hooks.beforeDelete({ ...this.writeContext(tx, call, 'delete', current), current });
+          }
+          if (call.screen.resource.where && !(await this.reachable(tx, call, caller.actor.orgId, id))) throw notFound();
+          const row = await deleteRecord(tx, call.screen, caller.actor.orgId, id);
+          if (!row) throw notFound();
+          await appendLog(tx, caller.actor, {
+            resource: name,
+            recordId: id,
+            action: 'delete',
+            before: row.data,
+            ip: caller.ip,
+          });
         }
-        const row = await deleteRecord(tx, call.screen, caller.actor.orgId, id);
-        if (!row) throw notFound();
-        await appendLog(tx, caller.actor, {
-          resource: name,
-          recordId: id,
-          action: 'delete',
-          before: row.data,
-          ip: caller.ip,
-        });
-      }
-      return ids;
-    });
+        return ids;
+      },
+      call,
+    );
   }
 
   /** The filtered, sorted list as an .xlsx workbook, with the file name the browser saves it under. */
@@ -312,6 +385,7 @@ export class ResourceService {
       ...listQuery(call.screen, query),
       page: 1,
       size: 100_000,
+      fixed: call.screen.resource.where,
     });
     const rows = await withLabels(this.db, call.screen, orgId, records.map(present));
     const buffer = await exportWorkbook(call.screen, rows, caller.locale);
@@ -322,12 +396,16 @@ export class ResourceService {
   async importWorkbook(caller: Caller, resource: string, buffer: Buffer): Promise<number> {
     const call = await this.access(caller, resource, 'import');
     if (this.table(call)) throw notFound();
-    return this.db.transaction(async (tx) => {
-      await lockScope(tx, call.screen, caller.actor.orgId);
-      const orgId = scopeOrg(call.screen, caller.actor.orgId);
-      const rows = await readSheet(tx, call.screen, orgId, buffer, caller.locale);
-      return (await this.importChecked(tx, call, rows)).length;
-    });
+    return this.inTransaction(
+      {},
+      async (tx) => {
+        await lockScope(tx, call.screen, caller.actor.orgId);
+        const orgId = scopeOrg(call.screen, caller.actor.orgId);
+        const rows = await readSheet(tx, call.screen, orgId, buffer, caller.locale);
+        return (await this.importChecked(tx, call, rows)).length;
+      },
+      call,
+    );
   }
 
   /**
@@ -361,7 +439,7 @@ export class ResourceService {
         } else values.set(value, n);
         seen.set(field.key, values);
       }
-      records.push({ row: n, data });
+      records.push({ row: n, data: newData(screen, body, data, locale) });
     }
     if (errors.length > 0) throw new InvalidRecord(errors.slice(0, 200));
     const created: StoredRecord[] = [];
@@ -375,6 +453,100 @@ export class ResourceService {
       created.push(inserted);
     }
     return created;
+  }
+
+  /**
+   * Moves a record along its lifecycle: refused (and nothing written) when the transition does not
+   * leave the record's state, when the user's roles may not run it, or when a field it requires is
+   * empty; otherwise the required fields, the server's stamps (who, where, when) and the new state are
+   * written through the resource's rules, and the step becomes an event of the record's history.
+   */
+  async transition(caller: Caller, resource: string, id: number, name: string, run: TransitionRun = {}) {
+    const call = run.system ? this.systemCall(caller, resource) : await this.access(caller, resource, 'update');
+    const lifecycle = call.screen.resource.lifecycle;
+    const transition = lifecycle && transitionOf(lifecycle, name);
+    const { locale } = caller;
+    if (!lifecycle || !transition) refuseTransition('lifecycle.noTransition', locale, name);
+    if (!run.system && transition.system) refuseTransition('lifecycle.systemOnly', locale, transition.label[locale]);
+    if (!run.system && transition.roles && !hasRole(caller.actor, transition.roles)) throw forbidden();
+    return this.inTransaction(
+      run,
+      async (tx) => {
+        await lockScope(tx, call.screen, caller.actor.orgId);
+        const current = await this.reachable(tx, call, caller.actor.orgId, id);
+        if (!current) throw notFound();
+        if (run.version !== undefined && run.version !== current.version) throw conflict();
+        const from = String(current.data[lifecycle.field] ?? '');
+        if (refusal(transition, from)) {
+          const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+          refuseTransition(
+            'lifecycle.wrongState',
+            locale,
+            transition.label[locale],
+            stateLabel(owner, lifecycle.field, from, locale),
+          );
+        }
+        const org = await getOrganization(tx, caller.actor.orgId);
+        const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
+        const data = { ...current.data, ...(run.system && run.set), ...required };
+        for (const [field, what] of Object.entries(transition.stamp ?? {}))
+          data[field] = stampValue(what, caller, org?.name ?? '', this.kernel().now());
+        data[lifecycle.field] = transition.to;
+        const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
+        const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details };
+        await this.recordEvent(tx, call, row, { name, fromState: from, toState: transition.to, details });
+        return row;
+      },
+      call,
+    );
+  }
+
+  /** A step of a record's lifecycle into its history, with who did it and in which organisation. */
+  private async recordEvent(
+    tx: Queryable,
+    call: Call,
+    row: StoredRecord,
+    e: { name: string; fromState?: string; toState: string; details?: Record<string, unknown> },
+  ): Promise<void> {
+    const org = await getOrganization(tx, call.actor.orgId);
+    await this.kernel().events.append(tx, {
+      ...e,
+      resource: call.screen.resource.name,
+      orgId: row.orgId,
+      recordId: row.id,
+      kind: 'transition',
+      actor: call.actor,
+      orgName: org?.name,
+      at: this.kernel().now(),
+    });
+  }
+
+  /** A record's history, to whoever may read it through this screen. */
+  async history(caller: Caller, resource: string, id: number) {
+    const call = await this.access(caller, resource, 'read');
+    const row = await this.reachable(this.db, call, caller.actor.orgId, id);
+    if (!row) throw notFound();
+    return this.kernel().events.list(this.db, call.screen.resource.name, row.orgId, row.id);
+  }
+
+  /** A capability's step on a resource by name: the owner's screen, no screen permission asked. */
+  private systemCall(caller: Caller, resource: string): Call {
+    const screen = this.screens.owner(resource);
+    if (!screen) throw notFound();
+    return { ...caller, screen, basic: false };
+  }
+
+  /** The fields a transition requires, each given (else refused with the field's own required message). */
+  private requiredInput(call: Call, keys: string[], input: RecordValues): RecordValues {
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const errors = keys
+      .filter((key) => isEmpty(input[key]))
+      .map((key) => {
+        const label = owner.fields.find((f) => f.key === key)?.label[call.locale] ?? key;
+        return { field: key, message: screenMessage('field.required', call.locale, { label }) };
+      });
+    if (errors.length > 0) throw new InvalidRecord(errors);
+    return pick(input, keys);
   }
 
   /**
@@ -392,13 +564,93 @@ export class ResourceService {
     options: { action?: ScreenAction; tx?: Queryable } = {},
   ): Promise<StoredRecord> {
     const call = await this.access(caller, resource, options.action ?? 'update');
-    return this.inTransaction(options, async (tx) => {
-      const current = await getRecord(tx, call.screen, caller.actor.orgId, id);
-      if (!current) throw notFound();
-      const changes = await decide(tx, current);
-      return this.rewrite(tx, call, current, { ...current.data, ...changes }, 'command', name);
-    });
+    return this.inTransaction(
+      options,
+      async (tx) => {
+        const current = await this.reachable(tx, call, caller.actor.orgId, id);
+        if (!current) throw notFound();
+        const changes = await decide(tx, current);
+        // A command of a capability moves a record's state only through a transition, never by setting it.
+        holdState(call.screen, changes, changes, caller.locale, current.data);
+        return this.rewrite(tx, call, current, { ...current.data, ...changes }, 'command', name);
+      },
+      call,
+    );
   }
 }
 
+/** How a transition is run: by hand through its screen, or by a capability for the user doing its step. */
+export interface TransitionRun {
+  /** Fields the transition requires (a reason), and any of its fields the step gives. */
+  input?: RecordValues;
+  /** The version the user saw, when a person runs it from a screen. */
+  version?: number;
+  /** A capability's own step (a handover sent, a task completed): no screen permission is asked of the user. */
+  system?: boolean;
+  /** Fields the capability's step sets (the group that received a specimen): server-known, never typed. */
+  set?: RecordValues;
+  /** What the history keeps beside the transition (the handover's number, the task's name). */
+  details?: Record<string, unknown>;
+  tx?: Queryable;
+}
+
 export type { ListQuery };
+
+const pick = (values: RecordValues, keys: string[]) =>
+  Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
+
+/**
+ * A new record's data, once its own values passed the checks: the initial state of its lifecycle
+ * (a body asking for another is refused), and for one made through a view, the view's condition met
+ * (its eq comparisons fill their fields).
+ */
+function newData(screen: ScreenSchema, body: RecordValues, own: RecordValues, locale: Locale): RecordValues {
+  const where = screen.resource.viewOf ? screen.resource.where : undefined;
+  const fixed = (where && 'all' in where ? where.all : where ? [where] : []).flatMap((p) =>
+    'field' in p && p.op === 'eq' ? [[p.field, p.value] as const] : [],
+  );
+  return holdState(screen, body, { ...own, ...Object.fromEntries(fixed) }, locale);
+}
+
+/** A transition refused: 400 with the reason, nothing written. */
+function refuseTransition(key: ScreenMessageKey, locale: Locale, action: string, state = ''): never {
+  throw new InvalidRecord([{ field: '', key: 'field.rule', message: screenMessage(key, locale, { action, state }) }]);
+}
+
+/** A state by its option label in the user's language. */
+function stateLabel(screen: ScreenSchema, field: string, state: string, locale: Locale): string {
+  const option = screen.fields.find((f) => f.key === field)?.options?.find((o) => String(o.value) === state);
+  return option?.label[locale] ?? state;
+}
+
+/** What the server writes for a transition's stamp: never typed by the user. */
+function stampValue(what: string, caller: Caller, orgName: string, now: Date): string {
+  if (what === 'actor') return caller.actor.userName;
+  if (what === 'account') return caller.actor.userAccount;
+  if (what === 'organization') return orgName;
+  return localDateTime(now);
+}
+
+/**
+ * The lifecycle field of a record: a new record starts in the initial state and an edit keeps the
+ * stored one; a body that asks for another state is refused (only a transition changes it).
+ */
+function holdState(
+  screen: ScreenSchema,
+  body: RecordValues,
+  data: RecordValues,
+  locale: Locale,
+  previous?: RecordValues,
+): RecordValues {
+  const lifecycle = screen.resource.lifecycle;
+  if (!lifecycle) return data;
+  const state = previous ? previous[lifecycle.field] : lifecycle.initial;
+  const asked = body[lifecycle.field];
+  if (!isEmpty(asked) && asked !== state) {
+    const label = screen.fields.find((f) => f.key === lifecycle.field)?.label[locale] ?? lifecycle.field;
+    throw new InvalidRecord([
+      { field: lifecycle.field, message: screenMessage('lifecycle.byTransition', locale, { label }) },
+    ]);
+  }
+  return { ...data, [lifecycle.field]: state };
+}

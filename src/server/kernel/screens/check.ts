@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
+import { lifecycleProblems } from '../../../shared/lifecycle/lifecycle.js';
+import { transitionActionProblems } from './views.js';
 import type { ChartDef, FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
 import { migrateScreen } from '../../../shared/screens/migrate.js';
 
@@ -61,6 +63,7 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   screen.list?.columns?.forEach((k, i) => known(k, `/list/columns/${i}`));
   if (screen.list?.defaultSort) known(screen.list.defaultSort.field, '/list/defaultSort/field');
   if (screen.list?.tree) known(screen.list.tree.parentField, '/list/tree/parentField');
+  if (screen.list?.scan) known(screen.list.scan.field, '/list/scan/field');
   screen.filters?.forEach((k, i) => known(k, `/filters/${i}`));
   screen.rules?.forEach((r, i) => {
     known(r.left, `/rules/${i}/left`);
@@ -68,6 +71,9 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   });
   if (screen.resource.titleField) known(screen.resource.titleField, '/resource/titleField');
   if (screen.chart) problems.push(...chartProblems(screen.chart, screen.fields));
+  problems.push(...lifecycleProblems(screen));
+  // A view's transitions and fields are checked against its owner once every file is read (registry).
+  if (!screen.resource.viewOf) problems.push(...transitionActionProblems(screen, screen));
   return problems;
 }
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { ScreenSchema } from '../../../shared/screens/fields.js';
 import { checkScreenFile, type ScreenProblem } from './check.js';
 import { commandProblems, type RouteCheck } from './commands.js';
+import { viewProblems } from './views.js';
 
 export const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../schemas');
 
@@ -92,9 +93,22 @@ export class ScreenRegistry extends EventEmitter {
       }
       this.byFile.set(file, result.screen);
     }
+    this.dropBrokenViews(changed, ids);
     for (const problem of this.problemsByFile.values()) this.emit('problem', problem);
     this.announce(changed, ids);
     return changed;
+  }
+
+  /** A view whose owner is gone or no longer has its fields stops serving, with its problem named. */
+  private dropBrokenViews(changed: string[], ids: string[]): void {
+    for (const [file, screen] of [...this.byFile]) {
+      const first = viewProblems(screen, screen.resource.viewOf ? this.owner(screen.resource.viewOf) : undefined)[0];
+      if (!first) continue;
+      this.byFile.delete(file);
+      this.problemsByFile.set(file, { file: path.relative(path.dirname(this.schemaDir), file), ...first });
+      changed.push(file);
+      ids.push(screen.id);
+    }
   }
 
   /** 'change' with the files, 'screens' with the ids of the screens that changed or went away. */
@@ -136,6 +150,21 @@ export class ScreenRegistry extends EventEmitter {
 
   byResource(name: string): ScreenSchema | undefined {
     return this.list().find((s) => s.resource.name === name);
+  }
+
+  /** The screen that owns a resource's records (never a view of them). */
+  owner(name: string): ScreenSchema | undefined {
+    return this.list().find((s) => s.resource.name === name && !s.resource.viewOf);
+  }
+
+  /** The screen whose records a screen shows: its owner for a view, else itself. */
+  storageOf(screen: ScreenSchema): ScreenSchema | undefined {
+    return screen.resource.viewOf ? this.owner(screen.resource.viewOf) : screen;
+  }
+
+  /** Every view of a resource, for rules that must hold whichever screen writes. */
+  viewsOf(name: string): ScreenSchema[] {
+    return this.list().filter((s) => s.resource.viewOf === name);
   }
 
   problems(): ScreenProblem[] {

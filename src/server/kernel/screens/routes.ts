@@ -4,6 +4,7 @@ import { screenAllows } from '../../../shared/screens/access.js';
 import type { Kernel } from '../context.js';
 import { forbidden, notFound, ok } from '../http/envelope.js';
 import { actorOf } from '../http/request.js';
+import { servedScreen } from './served.js';
 
 /** The screen schemas the browser renders (issue 7), each to the roles its file names. */
 export async function screenRoutes(app: FastifyInstance, ctx: Kernel) {
@@ -12,7 +13,7 @@ export async function screenRoutes(app: FastifyInstance, ctx: Kernel) {
     const screen = ctx.screens.get(request.params.id);
     if (!screen) throw notFound();
     if (!screenAllows(screen, 'read', actorOf(request).roles)) throw forbidden();
-    return ok(screen);
+    return ok(servedScreen(screen, ctx.screens.storageOf(screen) ?? screen));
   });
 
   /** Screen files the server could not take, with file and JSON path (administrators only). */

@@ -56,10 +56,10 @@ export async function manageRoutes(app: FastifyInstance, ctx: Kernel, engine: Wo
     return okMessage(request, 'workflow.instanceDeleted', null);
   });
 
-  /** The sample-entry screen's row command: the specimen starts the process of its category. */
+  /** A specimen screen's row command: the specimen starts the process of its category (when its entry could not). */
   app.post<{ Params: { id: string } }>('/api/workflow/specimen/:id/start', async (request) => {
     const actor = actorOf(request);
-    const screen = ctx.screens.byResource('specialEntry');
+    const screen = ctx.screens.owner('specimen');
     if (!screen || !screenAllows(screen, 'update', actor.roles)) throw forbidden();
     const id = Number(request.params.id);
     if (!Number.isInteger(id) || id <= 0) throw notFound();

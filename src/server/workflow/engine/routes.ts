@@ -6,7 +6,9 @@ import { actorOf } from '../../kernel/http/request.js';
 import { getDeployment } from './deployments.js';
 import { manageRoutes } from './manageRoutes.js';
 import { rollbackChoices } from './rollback.js';
-import { mayHandle, taskFormPage, WorkflowEngine } from './service.js';
+import { mayHandle, taskFormPage, type WorkflowEngine } from './service.js';
+import { engineOf } from './engineOf.js';
+import { recordTaskOnSpecimen } from './specimen.js';
 import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
 
 /** The process and task calls of the running workflow (issue 5), in the spec's resultCode envelope. */
@@ -65,7 +67,7 @@ function recoverWhenListening(app: FastifyInstance, engine: WorkflowEngine) {
 
 export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
-  const engine = new WorkflowEngine(db, ctx.push, ctx.ports.formPages);
+  const engine = engineOf(ctx);
   recoverWhenListening(app, engine);
 
   app.post<{
@@ -156,7 +158,9 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         variables: body.variables ?? {},
         targetElementId: body.targetElementId ?? undefined,
       };
+      const task = await getTask(db, request.params.taskId);
       await engine.complete(actorOf(request), request.params.taskId, input, request.locale);
+      if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
       return okMessage(
         request,
         input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed',

@@ -1,0 +1,67 @@
+import type { Queryable } from '../db/database.js';
+
+/** One step in a record's history: a transition of its lifecycle, or a capability's step on it. */
+export interface RecordEvent {
+  id: number;
+  kind: 'transition' | 'handover' | 'task' | 'print' | 'entry' | string;
+  name: string;
+  fromState: string | null;
+  toState: string | null;
+  actorId: number | null;
+  actorName: string | null;
+  orgName: string | null;
+  at: Date;
+  details: Record<string, unknown>;
+}
+
+export interface NewEvent {
+  resource: string;
+  orgId: number;
+  recordId: number;
+  kind: RecordEvent['kind'];
+  name: string;
+  fromState?: string | null;
+  toState?: string | null;
+  actor?: { id: number; userName: string };
+  orgName?: string | null;
+  at: Date;
+  details?: Record<string, unknown>;
+}
+
+const COLUMNS = `id::int as id, kind, name, from_state as "fromState", to_state as "toState", actor_id as "actorId",
+  actor_name as "actorName", org_name as "orgName", at, details`;
+
+/**
+ * The history of records (a specimen's timeline): written in the transaction of the step it records,
+ * so a step and its event exist together or not at all; never edited.
+ */
+export class RecordEvents {
+  async append(tx: Queryable, e: NewEvent): Promise<void> {
+    await tx.query(
+      `insert into record_event (resource, org_id, record_id, kind, name, from_state, to_state, actor_id, actor_name,
+        org_name, at, details) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [
+        e.resource,
+        e.orgId,
+        e.recordId,
+        e.kind,
+        e.name,
+        e.fromState ?? null,
+        e.toState ?? null,
+        e.actor?.id ?? null,
+        e.actor?.userName ?? null,
+        e.orgName ?? null,
+        e.at,
+        JSON.stringify(e.details ?? {}),
+      ],
+    );
+  }
+
+  /** A record's events, oldest first. */
+  list(db: Queryable, resource: string, orgId: number, recordId: number): Promise<RecordEvent[]> {
+    return db.query<RecordEvent>(
+      `select ${COLUMNS} from record_event where resource = $1 and org_id = $2 and record_id = $3 order by at, id`,
+      [resource, orgId, recordId],
+    );
+  }
+}

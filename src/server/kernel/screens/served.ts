@@ -1,0 +1,42 @@
+import type { ActionDef, FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
+
+/**
+ * A screen as the browser gets it: the lifecycle's state field read-only (only transitions change
+ * it), and each transition button as the command that calls it, with the transition's fields in its
+ * dialog and shown only on rows in a state the transition leaves. The renderer needs no notion of a
+ * lifecycle: it draws commands.
+ */
+export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
+  const lifecycle = owner.resource.lifecycle;
+  if (!lifecycle) return screen;
+  const fields = screen.fields.map((f) => (f.key === lifecycle.field ? { ...f, readOnly: true } : f));
+  const row = screen.actions?.row?.map((a) =>
+    a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a) : a,
+  );
+  return { ...screen, fields, ...(screen.actions && { actions: { ...screen.actions, ...(row && { row }) } }) };
+}
+
+function transitionCommand(
+  screen: ScreenSchema,
+  owner: ScreenSchema,
+  lifecycle: LifecycleDef,
+  action: ActionDef,
+): ActionDef {
+  const transition = lifecycle.transitions.find((t) => t.name === action.name)!;
+  const asked = (transition.requires ?? [])
+    .map((key) => owner.fields.find((f) => f.key === key))
+    .filter((f): f is FieldDef => f !== undefined)
+    .map((f) => ({ ...f, required: true, readOnly: false }));
+  const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
+  return {
+    kind: 'command',
+    label: action.label ?? transition.label,
+    endpoint: `/api/resources/${screen.resource.name}/{id}/transitions/${transition.name}`,
+    method: 'POST',
+    ...(action.confirm && { confirm: action.confirm }),
+    ...(asked.length > 0 && { fields: asked }),
+    ...((action.roles ?? transition.roles) && { roles: action.roles ?? transition.roles }),
+    visibleWhen: action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState,
+  };
+}
