@@ -44,7 +44,8 @@ export function lifecycleProblems(screen: ScreenSchema): { path: string; message
     t.from.forEach((s, j) => state(s, `${where}/from/${j}`));
     state(t.to, `${where}/to`);
     for (const key of [...(t.requires ?? []), ...Object.keys(t.stamp ?? {})])
-      if (!keys.has(key) || key === lifecycle.field) problems.push({ path: where, message: `no field "${key}" to fill` });
+      if (!keys.has(key) || key === lifecycle.field)
+        problems.push({ path: where, message: `no field "${key}" to fill` });
   });
   return problems;
 }
