@@ -4,7 +4,7 @@ import type { SorterResult } from 'antd/es/table/interface';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../api/http';
 import { useTableLayout } from '../screens/tableLayout';
-import { feedback, notify } from '../app/feedback';
+import { feedback, notify } from '../feedback/feedback';
 import { userState } from '../auth/user';
 import { i18n } from '../i18n';
 import * as api from './api';

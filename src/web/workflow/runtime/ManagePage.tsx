@@ -2,7 +2,7 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { Alert, Button, Input, Select, Space, Table, Tabs, Tag, type TableColumnsType } from 'antd';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../../api/http';
-import { feedback, notify } from '../../app/feedback';
+import { feedback, notify } from '../../feedback/feedback';
 import { userState } from '../../auth/user';
 import { i18n } from '../../i18n';
 import { rt } from './i18n';
