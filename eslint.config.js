@@ -31,6 +31,11 @@ const LAYERS = [
   })),
   { target: './src/shared', from: ['./src/server', './src/web'], message: 'Shared code is below both sides.' },
   { target: './src/web', from: './src/server', message: 'The browser app talks to the server over HTTP only.' },
+  {
+    target: './src/web/!(app)/**',
+    from: './src/web/app',
+    message: 'src/web/app composes the browser app; nothing imports it (shared services live in folders of their own).',
+  },
   { target: './src/server', from: './src/web', message: 'The server does not import the browser app.' },
 ];
 

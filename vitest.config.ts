@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * `npm test` runs every suite: unit and component tests, API tests against a real server process,
- * and end-to-end tests driving the built app in headless Chromium.
+ * and end-to-end tests driving the built app in headless Chromium. A module's own unit test may sit
+ * beside it in src (the browser app's hooks do).
  */
 export default defineConfig({
   test: {
@@ -12,7 +13,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
         },

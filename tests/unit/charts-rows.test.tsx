@@ -3,7 +3,7 @@ import { cleanup, renderHook, waitFor } from '@testing-library/react';
 import { http as mock, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { CHART_ROWS, useChartRows } from '../../src/web/charts/useChartRows';
-import type { ListController } from '../../src/web/screens/controllers';
+import type { ListController } from '../../src/web/screens/list/useListController';
 import type { ScreenRecord } from '../../src/web/screens/dataProvider';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 

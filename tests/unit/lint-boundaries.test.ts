@@ -38,6 +38,14 @@ describe('import direction', { timeout: 60_000 }, () => {
     expect(problems).toEqual([expect.stringContaining('Shared code is below both sides')]);
   });
 
+  it("refuses a browser module that imports the app's composition root", async () => {
+    const problems = await problemsOf(
+      'src/web/shell/probe.ts',
+      "import { router } from '../app/routes';\nexport const probe = router;\n",
+    );
+    expect(problems).toEqual([expect.stringContaining('nothing imports it')]);
+  });
+
   it('lets a capability import the kernel and itself', async () => {
     const problems = await problemsOf(
       'src/server/qc/probe.ts',

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { enterPages, ENTRY_ERRORS, resetSession } from '../../src/web/app/pageEntry';
+import { enterPages, ENTRY_ERRORS, resetSession } from '../../src/web/session/pageEntry';
 import { buildRoutes, routeState } from '../../src/web/permissions/routes';
 import { saveToken, session } from '../../src/web/auth/session';
 import { userState } from '../../src/web/auth/user';

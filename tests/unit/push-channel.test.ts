@@ -6,7 +6,7 @@ import {
   openPushChannel,
   type Alert,
 } from '../../src/web/push/pushChannel';
-import { DURATION, feedback, notify } from '../../src/web/app/feedback';
+import { DURATION, feedback, notify } from '../../src/web/feedback/feedback';
 
 /** A WebSocket the test drives by hand: it records what was sent and opens, talks and closes on cue. */
 class FakeSocket {

@@ -4,7 +4,7 @@ import { setupServer } from 'msw/node';
 import { commandHandler, fileNameOf, fillPath, registerCommand } from '../../src/web/screens/commands';
 import { commandFormScreen } from '../../src/web/screens/CommandDialog';
 import { validateRecord } from '../../src/shared/screens/validate';
-import { keepQuery } from '../../src/web/screens/controllers';
+import { keepQuery } from '../../src/web/screens/list/useListController';
 import { commandProblems } from '../../src/server/kernel/screens/commands';
 import type { ActionDef, ScreenSchema } from '../../src/shared/screens/fields';
 

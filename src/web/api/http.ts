@@ -1,6 +1,7 @@
 import axios, { AxiosError } from 'axios';
 import { session } from '../auth/session';
 import { i18n } from '../i18n';
+import type { FieldError } from '../../shared/screens/validate';
 
 /** The one HTTP client: bearer token from the session, the UI language, the spec's time-out (spec 7). */
 export const http = axios.create({ timeout: 60_000_000 });
@@ -24,6 +25,13 @@ export function errorMessage(error: unknown, fallback: string): string {
     return data?.error_description ?? data?.resultMessage ?? fallback;
   }
   return fallback;
+}
+
+/** The field errors a refused write answered (400 with resultObject.errors), to show beside their fields; else none. */
+export function fieldErrors(error: unknown): FieldError[] {
+  if (error instanceof AxiosError)
+    return (error.response?.data as { resultObject?: { errors?: FieldError[] } })?.resultObject?.errors ?? [];
+  return [];
 }
 
 /** GET a resultCode/resultObject call and unwrap it. */

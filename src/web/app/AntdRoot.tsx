@@ -4,9 +4,9 @@ import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useSnapshot } from 'valtio';
 import { i18n } from '../i18n';
-import { layout, type UiSize } from './layout';
-import { settings } from './settings';
-import { FeedbackBridge } from './FeedbackBridge';
+import { layout, type UiSize } from '../preferences/layout';
+import { settings } from '../preferences/settings';
+import { FeedbackBridge } from '../feedback/FeedbackBridge';
 import './global.css';
 
 /** Spec size names onto antd: default → large, medium → middle, small → small, mini → small and compact. */

@@ -4,8 +4,8 @@ import { useNavigate } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { useT } from '../i18n';
 import { routeState } from '../permissions/routes';
-import { notify } from './feedback';
-import { enterPages } from './pageEntry';
+import { notify } from '../feedback/feedback';
+import { enterPages } from '../session/pageEntry';
 
 /** Runs the page-entry flow (spec 4) before the shell shows; a refusal goes back to /login with its message. */
 export function EntryGate({ children }: { children: ReactNode }) {

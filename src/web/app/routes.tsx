@@ -1,20 +1,25 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../auth/LoginPage';
+import { CONSTANT_PAGES, type ConstantPage } from '../pages/registry';
 import { RequireAuth } from './RequireAuth';
 
 // The login page ships alone; antd, the shell and the pages load after sign-in (bench: JS per route).
 const AntdRoot = lazy(() => import('./AntdRoot'));
 const SignedIn = lazy(() => import('./SignedInRoutes'));
 const ErrorPage = lazy(() => import('../errors/ErrorPage'));
-const DashboardPage = lazy(() => import('../dashboard/DashboardPage'));
-const ProfilePage = lazy(() => import('../pages/ProfilePage'));
 const MenuPage = lazy(() => import('../pages/MenuPage'));
-const ConstantPage = lazy(() => import('../pages/ConstantPage'));
+const PagePlaceholder = lazy(() => import('../pages/PagePlaceholder'));
 const Redirect = lazy(() => import('../pages/Redirect'));
 
 const later = (node: ReactNode) => <Suspense fallback={<div className="page-loading" />}>{node}</Suspense>;
 const withAntd = (node: ReactNode) => later(<AntdRoot>{node}</AntdRoot>);
+
+/** A constant route: its own page, or its title on a placeholder until the page is written. */
+const constantRoute = ({ path, component: Page, constant }: ConstantPage) => ({
+  path: path.slice(1),
+  element: later(Page ? <Page basic={false} /> : <PagePlaceholder meta={constant} />),
+});
 
 /**
  * Spec 2.1: /login, /404, /401 and /auth-redirect need no token; everything else goes through the
@@ -30,11 +35,7 @@ export const router = createBrowserRouter([
     element: <RequireAuth>{withAntd(<SignedIn />)}</RequireAuth>,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
-      { path: 'dashboard', element: later(<DashboardPage />) },
-      { path: 'profile', element: later(<ProfilePage />) },
-      { path: 'activiti/manage', element: later(<ConstantPage />) },
-      { path: 'frontInpuit/accept', element: later(<ConstantPage />) },
-      { path: 'frontInpuit/scanCode', element: later(<ConstantPage />) },
+      ...CONSTANT_PAGES.map(constantRoute),
       { path: 'redirect/*', element: later(<Redirect />) },
       { path: '*', element: later(<MenuPage />) },
     ],

@@ -1,8 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/http';
-import { PRODUCT_TITLE } from '../app/config';
-import { resetSession } from '../app/pageEntry';
+import { PRODUCT_TITLE } from '../i18n/productTitle';
+import { resetSession } from '../session/pageEntry';
 import { setLocale, i18n, useT } from '../i18n';
 import { resetTags } from '../shell/tags/tagsStore';
 import { clearLoginNotice, peekLoginNotice } from './loginNotice';

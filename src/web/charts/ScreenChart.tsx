@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { errorMessage } from '../api/http';
 import { i18n, useT } from '../i18n';
-import type { ListController } from '../screens/controllers';
+import type { ListController } from '../screens/list/useListController';
 import { chartPanels } from './chartOptions';
 import { EChart } from './EChart';
 import { useChartRows } from './useChartRows';

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ScreenSchema } from '../../shared/screens/fields';
-import type { ListController } from '../screens/controllers';
+import type { ListController } from '../screens/list/useListController';
 import { dataProvider, type ScreenRecord } from '../screens/dataProvider';
 
 /** The most rows one list call answers; a chart of more says so and asks for a narrower query. */

@@ -7,7 +7,7 @@ import type { MenuMeta } from '../../shared/menu/types';
  * A page of the menu tree whose screen is not built yet: its title, what it is for, and a plain notice.
  * Screen schemas (schemas/*.json) replace it route by route.
  */
-export function PagePlaceholder({ meta }: { meta: Pick<MenuMeta, 'title' | 'description'> }) {
+export default function PagePlaceholder({ meta }: { meta: Pick<MenuMeta, 'title' | 'description'> }) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   return (

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useSnapshot } from 'valtio';
-import { feedback, notify } from '../app/feedback';
+import { feedback, notify } from '../feedback/feedback';
 import { session } from '../auth/session';
 import { routeState, findRoute } from '../permissions/routes';
 import { translate, i18n } from '../i18n';

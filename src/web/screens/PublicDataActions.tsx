@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Modal, Select, Table } from 'antd';
 import { useSnapshot } from 'valtio';
 import { errorMessage, getResult, http, type Result } from '../api/http';
-import { notify } from '../app/feedback';
+import { notify } from '../feedback/feedback';
 import { userState } from '../auth/user';
 import { i18n, useT } from '../i18n';
 import type { ScreenSchema } from '../../shared/screens/fields';

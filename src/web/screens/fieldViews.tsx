@@ -3,7 +3,7 @@ import { Tag } from 'antd';
 import { optionLabel, type FieldDef } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
-import { dictionaryState } from '../app/dictionaries';
+import { dictionaryState } from '../dictionaries/dictionaries';
 import type { ScreenRecord } from './dataProvider';
 
 const YES = { 'zh-CN': '是', 'en-US': 'Yes' };

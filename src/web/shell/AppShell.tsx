@@ -2,16 +2,16 @@ import { useEffect } from 'react';
 import { Layout } from 'antd';
 import { useLocation } from 'react-router';
 import { useSnapshot } from 'valtio';
-import { PRODUCT_TITLE, PRODUCT_TITLE_EN } from '../app/config';
-import { isMobileWidth, layout, setSidebar } from '../app/layout';
-import { settings } from '../app/settings';
+import { PRODUCT_TITLE, PRODUCT_TITLE_EN } from '../i18n/productTitle';
+import { isMobileWidth, layout, setSidebar } from '../preferences/layout';
+import { settings } from '../preferences/settings';
 import { i18n } from '../i18n';
 import { findRoute, routeState } from '../permissions/routes';
+import { CONSTANT_PAGES, constantView } from '../pages/registry';
 import { PushAlerts } from '../push/PushAlerts';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
 import { Navbar } from './Navbar';
 import { Sidebar } from './Sidebar';
-import { CONSTANT_VIEWS } from './constantViews';
 import { addView } from './tags/tagsStore';
 import { TagsView } from './tags/TagsView';
 
@@ -35,7 +35,7 @@ function useCurrentView() {
   const { pathname } = useLocation();
   const { routes } = useSnapshot(routeState);
   const entry = findRoute(routes as typeof routeState.routes, pathname);
-  const meta = entry?.isLeaf ? entry.meta : CONSTANT_VIEWS[pathname];
+  const meta = entry?.isLeaf ? entry.meta : constantView(pathname);
   return { pathname, meta };
 }
 
@@ -49,8 +49,8 @@ export function AppShell() {
   const { routes } = useSnapshot(routeState);
 
   useEffect(() => {
-    for (const entry of Object.entries(CONSTANT_VIEWS)) {
-      if (entry[1].affix) addView({ path: entry[0], title: entry[1].title, affix: true });
+    for (const { path, constant } of CONSTANT_PAGES) {
+      if (constant.affix) addView({ path, title: constant.title, affix: true });
     }
   }, []);
 

@@ -4,7 +4,7 @@ import { SearchOutlined } from '@ant-design/icons';
 import type FuseType from 'fuse.js';
 import { useNavigate } from 'react-router';
 import { useSnapshot } from 'valtio';
-import { layout } from '../app/layout';
+import { layout } from '../preferences/layout';
 import { i18n, useT } from '../i18n';
 import { flattenRoutes, routeState } from '../permissions/routes';
 

@@ -13,9 +13,9 @@ import {
 import { Link, useLocation, useNavigate } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { http } from '../api/http';
-import { notify } from '../app/feedback';
-import { layout, setSidebar, setSize, UI_SIZES, type UiSize } from '../app/layout';
-import { resetSession } from '../app/pageEntry';
+import { notify } from '../feedback/feedback';
+import { layout, setSidebar, setSize, UI_SIZES, type UiSize } from '../preferences/layout';
+import { resetSession } from '../session/pageEntry';
 import { userState } from '../auth/user';
 import { i18n, setLocale, useT } from '../i18n';
 import { findRoute, routeState } from '../permissions/routes';

@@ -1,7 +1,7 @@
 import { Drawer, Switch, Tooltip } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useSnapshot } from 'valtio';
-import { settings, THEME_PRESETS } from '../app/settings';
+import { settings, THEME_PRESETS } from '../preferences/settings';
 import { useT } from '../i18n';
 
 /** Spec 2.3: theme colour (eight presets), tags view, fixed header, sidebar logo; applied at once and kept. */

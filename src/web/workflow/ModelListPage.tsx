@@ -1,10 +1,14 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useRef, useState } from 'react';
 import { Button, Input, Space, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../api/http';
 import { useTableLayout } from '../screens/tableLayout';
-import { feedback, notify } from '../app/feedback';
+import { useConfirmDelete } from '../screens/list/useConfirmDelete';
+import { useListQuery } from '../screens/list/useListQuery';
+import { useSave } from '../screens/list/useSave';
+import { useSelection } from '../screens/list/useSelection';
+import { notify } from '../feedback/feedback';
 import { userState } from '../auth/user';
 import { i18n } from '../i18n';
 import * as api from './api';
@@ -32,6 +36,13 @@ type Dialog =
   | { kind: 'copy'; target: ModelRow }
   | { kind: 'design' | 'view'; model: ModelRow };
 
+/** The list's query: the keyword the user applied, and the column sorted on the server. */
+interface ModelQuery {
+  search: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+}
+
 /** Spec 8's failure word (删除失败, 部署失败) and, when the server gave one, its reason: what the lab must fix. */
 function failedWith(word: string, error: unknown): string {
   const reason = errorMessage(error, '');
@@ -51,75 +62,60 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
   // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
   const pageRef = useRef<HTMLDivElement>(null);
   const layout = useTableLayout(pageRef);
-  const [rows, setRows] = useState<ModelRow[]>([]);
-  const [loading, setLoading] = useState(true);
+  const load = useCallback(
+    (q: ModelQuery) =>
+      orgId < 0
+        ? undefined
+        : api.listModels({ orgId, searchKeyWord: q.search, ...(q.sort && { sort: q.sort, order: q.order }) }).then(
+            (records) => ({ records }),
+            (e: unknown) => {
+              notify.error(errorMessage(e, wt('查询失败')));
+              throw e;
+            },
+          ),
+    [orgId],
+  );
+  const list = useListQuery<ModelQuery, ModelRow>({ initial: { search: '' }, load });
+  const rows = list.records;
+  const selection = useSelection(rows);
+  const selected = selection.selected;
   const [keyword, setKeyword] = useState('');
-  const [sort, setSort] = useState<{ sort?: string; order?: 'asc' | 'desc' }>({});
-  const [selected, setSelected] = useState<string[]>([]);
-  const [dialog, setDialog] = useState<Dialog>();
-  const [busy, setBusy] = useState(false);
   const selectable = orgId === 0 || orgId === 1;
   const isAdmin = roles.includes('admin');
 
-  // The keyword applies when the user asks (button, Enter); `reload` asks the same query again.
-  const [search, setSearch] = useState('');
-  const [reload, setReload] = useState(0);
-  useEffect(() => {
-    if (orgId < 0) return;
-    let live = true;
-    api
-      .listModels({ orgId, searchKeyWord: search, ...sort })
-      .then((list) => live && setRows(list))
-      .catch((e: unknown) => live && notify.error(errorMessage(e, wt('查询失败'))))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [orgId, search, sort, reload]);
-  const query = useCallback(() => {
-    setLoading(true);
-    setSearch(keyword.trim());
-    setReload((n) => n + 1);
-  }, [keyword]);
-
-  /** Runs a submit with the dialog's buttons disabled, then refreshes the list. */
-  const submit = async (work: () => Promise<string>, failure: string) => {
-    setBusy(true);
-    try {
-      notify.success(await work());
-      setDialog(undefined);
-      setSelected([]);
-      query();
-    } catch (e) {
-      notify.error(errorMessage(e, failure));
-    } finally {
-      setBusy(false);
-    }
+  /** Asks again with the keyword typed (it applies when the user asks: button, Enter, or a change made here). */
+  const query = () => {
+    list.refine({ search: keyword.trim() });
+    list.reload();
   };
+
+  /** The page's dialogs and their submits: buttons wait while one runs; success clears the selection and reloads. */
+  const dialogs = useSave<Dialog>(() => {
+    selection.clear();
+    query();
+  });
+  const { dialog, saving: busy, save: submit } = dialogs;
+
+  const confirmDelete = useConfirmDelete({
+    remove: ([id]: string[]) => api.deleteModel(id!),
+    texts: {
+      title: wt('警告'),
+      content: wt('此操作将永久删除该流程, 是否继续?'),
+      ok: wt('确定'),
+      cancel: wt('取消'),
+      done: wt('删除成功'),
+      cancelled: wt('已取消删除'),
+      failed: wt('删除失败'),
+    },
+    failure: (e, texts) => failedWith(texts.failed, e),
+    reload: query,
+  });
 
   const add = (v: NewModelValues) =>
     void submit(async () => {
       const res = await api.insertModel({ ...v, orgId });
       return res.resultMessage;
     }, wt('新增失败'));
-
-  const remove = (row: ModelRow) =>
-    feedback.modal.confirm({
-      title: wt('警告'),
-      content: wt('此操作将永久删除该流程, 是否继续?'),
-      okText: wt('确定'),
-      cancelText: wt('取消'),
-      onOk: async () => {
-        try {
-          await api.deleteModel(row.id);
-          notify.success(wt('删除成功'));
-          query();
-        } catch (e) {
-          notify.error(failedWith(wt('删除失败'), e));
-        }
-      },
-      onCancel: () => notify.info(wt('已取消删除')),
-    });
 
   const deploy = async (row: ModelRow) => {
     try {
@@ -152,13 +148,13 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
     if (orgId === 0) {
       if (needSelection()) return;
       const orgs = await api.organizations();
-      return setDialog({ kind: 'labs', labs: orgs.filter((o) => o.id !== 0 && o.labType !== 'base') });
+      return dialogs.open({ kind: 'labs', labs: orgs.filter((o) => o.id !== 0 && o.labType !== 'base') });
     }
     if (isMainLab === 1) {
       if (needSelection()) return;
       return void submit(async () => (await api.syncModels(selected, 1)).message, wt('同步失败'));
     }
-    setDialog({ kind: 'import', rows: await api.listModels({ orgId: 0 }) });
+    dialogs.open({ kind: 'import', rows: await api.listModels({ orgId: 0 }) });
   };
 
   /** Confirm updates: the selected rows where there is a selection, else the has-update set (newVersion > 1). */
@@ -242,17 +238,17 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       render: (_, r) => (
         <Space size={0} wrap>
           {!r.hasXml && (
-            <Button type="link" size="small" onClick={() => setDialog({ kind: 'copy', target: r })}>
+            <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'copy', target: r })}>
               {wt('拷贝流程图')}
             </Button>
           )}
-          <Button type="link" size="small" onClick={() => setDialog({ kind: 'design', model: r })}>
+          <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'design', model: r })}>
             {wt('编辑')}
           </Button>
-          <Button type="link" size="small" onClick={() => setDialog({ kind: 'view', model: r })}>
+          <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'view', model: r })}>
             {wt('查看')}
           </Button>
-          <Button type="link" size="small" danger onClick={() => remove(r)}>
+          <Button type="link" size="small" danger onClick={() => confirmDelete([r.id])}>
             {wt('删除')}
           </Button>
           <Button type="link" size="small" onClick={() => void deploy(r)}>
@@ -269,7 +265,8 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
     sorter: SorterResult<ModelRow> | SorterResult<ModelRow>[],
   ) => {
     const s = Array.isArray(sorter) ? sorter[0] : sorter;
-    setSort(s?.order ? { sort: String(s.columnKey), order: s.order === 'descend' ? 'desc' : 'asc' } : {});
+    const order = s?.order === 'descend' ? ('desc' as const) : ('asc' as const);
+    list.setQuery((q) => ({ search: q.search, ...(s?.order && { sort: String(s.columnKey), order }) }));
   };
 
   return (
@@ -290,7 +287,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           enterButton={wt('查询')}
           data-testid="model-search"
         />
-        <Button type="primary" onClick={() => setDialog({ kind: 'add' })}>
+        <Button type="primary" onClick={() => dialogs.open({ kind: 'add' })}>
           {wt('新增模型')}
         </Button>
         {showPublic && (
@@ -310,7 +307,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       <Table<ModelRow>
         rowKey="id"
         size="small"
-        loading={loading}
+        loading={list.loading}
         dataSource={rows}
         columns={columns}
         onChange={onTableChange}
@@ -320,18 +317,18 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           selectable
             ? {
                 selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys as string[]),
+                onChange: (keys) => selection.setSelected(keys as string[]),
                 getCheckboxProps: (r) => ({ disabled: r.syncFlag === 1 }),
               }
             : undefined
         }
       />
-      {dialog?.kind === 'add' && <NewModelDialog busy={busy} onOk={add} onCancel={() => setDialog(undefined)} />}
+      {dialog?.kind === 'add' && <NewModelDialog busy={busy} onOk={add} onCancel={() => dialogs.close()} />}
       {dialog?.kind === 'import' && (
         <ImportDialog
           rows={dialog.rows}
           busy={busy}
-          onCancel={() => setDialog(undefined)}
+          onCancel={() => dialogs.close()}
           onOk={(ids) =>
             ids.length === 0
               ? notify.warning(wt('请先勾选数据进行操作'))
@@ -343,7 +340,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
         <LabsDialog
           labs={dialog.labs}
           busy={busy}
-          onCancel={() => setDialog(undefined)}
+          onCancel={() => dialogs.close()}
           onOk={(labs) =>
             labs.length === 0
               ? notify.warning(wt('请先选择要下发的实验室'))
@@ -356,7 +353,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           target={dialog.target}
           rows={rows}
           busy={busy}
-          onCancel={() => setDialog(undefined)}
+          onCancel={() => dialogs.close()}
           onOk={(source) => copyFrom(dialog.target, source)}
         />
       )}
@@ -366,7 +363,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
             model={dialog.model}
             readOnly={dialog.kind === 'view'}
             onClose={(saved) => {
-              setDialog(undefined);
+              dialogs.close();
               if (saved) query();
             }}
           />

@@ -1,6 +1,6 @@
 import { Button, Space, Upload } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import { i18n, translate } from '../../i18n';
 import { MAX_FILE_BYTES } from '../../../shared/files';
 

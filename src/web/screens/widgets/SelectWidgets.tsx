@@ -3,7 +3,7 @@ import { DatePicker, Select, Switch, TreeSelect } from 'antd';
 import type { WidgetProps } from '@rjsf/utils';
 import dayjs from 'dayjs';
 import { useSnapshot } from 'valtio';
-import { dictionaryState } from '../../app/dictionaries';
+import { dictionaryState } from '../../dictionaries/dictionaries';
 import { getResult } from '../../api/http';
 import { dataProvider, type ScreenRecord } from '../dataProvider';
 

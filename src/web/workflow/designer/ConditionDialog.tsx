@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { AutoComplete, Button, Modal, Select, Space, Table } from 'antd';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import type { FormControl } from '../api';
 import {
   buildExpression,

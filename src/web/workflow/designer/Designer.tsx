@@ -8,7 +8,7 @@ import 'bpmn-js/dist/assets/bpmn-js.css';
 import 'bpmn-js/dist/assets/bpmn-font/css/bpmn-embedded.css';
 import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
 import './designer.css';
-import { feedback, notify } from '../../app/feedback';
+import { feedback, notify } from '../../feedback/feedback';
 import { errorMessage } from '../../api/http';
 import { formControls, formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
 import type { DiagramElement, Services } from './bpmnTypes';

@@ -4,7 +4,7 @@ import { useSnapshot } from 'valtio';
 import { formDefaults, formPageScreen, type FormPage } from '../../../shared/forms/formPage';
 import type { FieldError } from '../../../shared/screens/validate';
 import { errorMessage } from '../../api/http';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
 import type { ScreenRecord } from '../../screens/dataProvider';
 import { fieldValue } from '../../screens/fieldViews';

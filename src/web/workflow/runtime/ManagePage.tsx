@@ -1,10 +1,12 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Alert, Button, Input, Select, Space, Table, Tabs, Tag, type TableColumnsType } from 'antd';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../../api/http';
-import { feedback, notify } from '../../app/feedback';
 import { userState } from '../../auth/user';
 import { i18n } from '../../i18n';
+import { useConfirmDelete } from '../../screens/list/useConfirmDelete';
+import { useListQuery } from '../../screens/list/useListQuery';
+import { useSave } from '../../screens/list/useSave';
 import { rt } from './i18n';
 import {
   deleteInstance,
@@ -24,28 +26,15 @@ const TraceDialog = lazy(() => import('./TraceDialog'));
 
 const PAGE_SIZE = 50;
 
-/** The instance list's query and answer; reloaded after every change made on the page. */
-function useInstances() {
-  const [query, setQuery] = useState<{ status?: InstanceStatus; businessKey?: string; page: number }>({ page: 1 });
-  const [answer, setAnswer] = useState<{ records: InstanceRow[]; total: number }>({ records: [], total: 0 });
-  const [error, setError] = useState<string>();
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    let current = true;
-    loadInstances({ ...query, size: PAGE_SIZE }).then(
-      (a) => {
-        if (!current) return;
-        setAnswer(a);
-        setError(undefined);
-      },
-      (e: unknown) => current && setError(errorMessage(e, rt('查询失败'))),
-    );
-    return () => {
-      current = false;
-    };
-  }, [query, version]);
-  return { query, setQuery, ...answer, error, reload: useCallback(() => setVersion((v) => v + 1), []) };
+/** The instance list's query: status, business key, page. */
+interface InstanceQuery {
+  status?: InstanceStatus;
+  businessKey?: string;
+  page: number;
 }
+
+const askInstances = (query: InstanceQuery) => loadInstances({ ...query, size: PAGE_SIZE });
+const askDeployments = () => loadDeployments().then((records) => ({ records }));
 
 /**
  * 流程管理 (spec 2.1 /activiti/manage): the organisation's deployments and process instances, each
@@ -56,49 +45,36 @@ export default function ManagePage() {
   useSnapshot(i18n);
   const { roles } = useSnapshot(userState);
   const admin = roles.includes('admin');
-  const [deployments, setDeployments] = useState<DeploymentRow[]>([]);
-  const [deploymentsError, setDeploymentsError] = useState<string>();
-  const list = useInstances();
+  const deployments = useListQuery<object, DeploymentRow>({ initial: {}, load: askDeployments });
+  const list = useListQuery<InstanceQuery, InstanceRow>({ initial: { page: 1 }, load: askInstances });
   const [tracing, setTracing] = useState<string>();
   const [starting, setStarting] = useState<{ chosen?: string }>();
   const [businessKey, setBusinessKey] = useState('');
 
-  const reloadDeployments = useCallback(() => {
-    loadDeployments().then(setDeployments, (e: unknown) => setDeploymentsError(errorMessage(e, rt('查询失败'))));
-  }, []);
-  useEffect(reloadDeployments, [reloadDeployments]);
+  /** Both lists again, after every change made on the page. */
   const reloadAll = () => {
-    reloadDeployments();
+    deployments.reload();
     list.reload();
   };
 
-  const act = async (run: () => Promise<string>) => {
-    try {
-      notify.success(await run());
-      reloadAll();
-    } catch (e) {
-      notify.error(errorMessage(e, rt('操作失败')));
-    }
-  };
+  /** Suspend, resume: the server's words on success, then both lists again. */
+  const writes = useSave(reloadAll);
+  const act = (run: () => Promise<string>) => writes.save(run, rt('操作失败'));
 
   /** Spec 8's delete dialogue: 警告 / 此操作将永久删除该流程, 是否继续? / 删除成功, 删除失败, 已取消删除. */
-  const remove = (row: InstanceRow) =>
-    feedback.modal.confirm({
+  const confirmDelete = useConfirmDelete({
+    remove: ([id]: string[]) => deleteInstance(id!),
+    texts: {
       title: rt('警告'),
       content: rt('此操作将永久删除该流程, 是否继续?'),
-      okText: rt('确定'),
-      cancelText: rt('取消'),
-      onOk: async () => {
-        try {
-          await deleteInstance(row.id);
-          notify.success(rt('删除成功'));
-          reloadAll();
-        } catch (e) {
-          notify.error(errorMessage(e, rt('删除失败')));
-        }
-      },
-      onCancel: () => notify.info(rt('已取消删除')),
-    });
+      ok: rt('确定'),
+      cancel: rt('取消'),
+      done: rt('删除成功'),
+      cancelled: rt('已取消删除'),
+      failed: rt('删除失败'),
+    },
+    reload: reloadAll,
+  });
 
   const deploymentColumns: TableColumnsType<DeploymentRow> = [
     { key: 'key', title: rt('流程标识'), dataIndex: 'key' },
@@ -152,7 +128,7 @@ export default function ManagePage() {
             </Button>
           )}
           {admin && !r.parentId && (
-            <Button size="small" type="link" danger onClick={() => remove(r)}>
+            <Button size="small" type="link" danger onClick={() => confirmDelete([r.id])}>
               {rt('删除')}
             </Button>
           )}
@@ -172,16 +148,14 @@ export default function ManagePage() {
           value={list.query.status ?? ''}
           options={statusOptions}
           style={{ width: 120 }}
-          onChange={(status: string) =>
-            list.setQuery((q) => ({ ...q, page: 1, status: (status || undefined) as InstanceStatus | undefined }))
-          }
+          onChange={(status: string) => list.refine({ status: (status || undefined) as InstanceStatus | undefined })}
         />
         <Input.Search
           placeholder={rt('业务编号')}
           allowClear
           value={businessKey}
           onChange={(e) => setBusinessKey(e.target.value)}
-          onSearch={(v) => list.setQuery((q) => ({ ...q, page: 1, businessKey: v.trim() || undefined }))}
+          onSearch={(v) => list.refine({ businessKey: v.trim() || undefined })}
           enterButton={rt('查询')}
           style={{ width: 280 }}
         />
@@ -189,7 +163,7 @@ export default function ManagePage() {
           {rt('发起流程')}
         </Button>
       </Space>
-      {list.error && <Alert type="error" showIcon title={list.error} />}
+      {list.error !== undefined && <Alert type="error" showIcon title={errorMessage(list.error, rt('查询失败'))} />}
       <Table<InstanceRow>
         rowKey="id"
         size="small"
@@ -201,7 +175,7 @@ export default function ManagePage() {
           current: list.query.page,
           pageSize: PAGE_SIZE,
           total: list.total,
-          onChange: (page) => list.setQuery((q) => ({ ...q, page })),
+          onChange: (page) => list.setPage(page),
         }}
       />
     </>
@@ -217,13 +191,15 @@ export default function ManagePage() {
             label: rt('部署列表'),
             children: (
               <>
-                {deploymentsError && <Alert type="error" showIcon title={deploymentsError} />}
+                {deployments.error !== undefined && (
+                  <Alert type="error" showIcon title={errorMessage(deployments.error, rt('查询失败'))} />
+                )}
                 <Table<DeploymentRow>
                   rowKey="id"
                   size="small"
                   bordered
                   columns={deploymentColumns}
-                  dataSource={deployments}
+                  dataSource={deployments.records}
                   data-testid="deployments"
                   pagination={{ pageSize: 50, hideOnSinglePage: true }}
                 />
@@ -234,7 +210,7 @@ export default function ManagePage() {
       />
       {starting && (
         <StartDialog
-          deployments={deployments}
+          deployments={deployments.records}
           chosen={starting.chosen}
           onClose={() => setStarting(undefined)}
           onStarted={() => {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Form, Input, Modal, Select, Space } from 'antd';
 import { MinusCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import { errorMessage } from '../../api/http';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import { rt } from './i18n';
 import { startProcess, type DeploymentRow } from './api';
 

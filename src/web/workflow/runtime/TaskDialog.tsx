@@ -5,7 +5,7 @@ import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
 import type { ScreenSchema } from '../../../shared/screens/fields';
 import type { FieldError } from '../../../shared/screens/validate';
 import { errorMessage } from '../../api/http';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
 import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { rt } from './i18n';

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Button, Card } from 'antd';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../../api/http';
-import { notify } from '../../app/feedback';
+import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
 import { PUSH_ALERT_EVENT } from '../../push/pushChannel';
 import { rt } from './i18n';

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { router } from './app/routes';
-import { installSessionGuards } from './app/sessionGuards';
+import { router } from './routes';
+import { installSessionGuards } from '../session/sessionGuards';
 
 installSessionGuards();
 

@@ -3,7 +3,7 @@ import { clearToken } from '../auth/session';
 import { loadLabType, loadUserInfo, resetUser, userState } from '../auth/user';
 import { applyRoutes, fetchMenu, resetRoutes, routeState } from '../permissions/routes';
 import { leafPaths } from '../../shared/menu/filter';
-import { dictionaryState, loadDictionaries, resetDictionaries } from './dictionaries';
+import { dictionaryState, loadDictionaries, resetDictionaries } from '../dictionaries/dictionaries';
 
 /** Spec 8's page-entry refusals, verbatim. */
 export const ENTRY_ERRORS = {

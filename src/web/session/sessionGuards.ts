@@ -1,7 +1,7 @@
 import { AxiosError } from 'axios';
 import { http } from '../api/http';
 import { translate, i18n } from '../i18n';
-import { feedback } from './feedback';
+import { feedback } from '../feedback/feedback';
 import { forgetStoredToken } from '../auth/session';
 
 /**

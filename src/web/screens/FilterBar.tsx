@@ -1,0 +1,128 @@
+import { useMemo } from 'react';
+import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useSnapshot } from 'valtio';
+import type { FieldDef, ScreenSchema } from '../../shared/screens/fields';
+import type { Locale } from '../../shared/i18n/messages';
+import { dictionaryState } from '../dictionaries/dictionaries';
+import { i18n, useT } from '../i18n';
+
+/**
+ * A period filter: [from, to] as the list query's keyFrom / keyTo. A datetime's last day counts whole
+ * (a run at 08:00 on the last day is in the period).
+ */
+function DateRangeFilter({
+  field,
+  value,
+  onChange,
+}: {
+  field: FieldDef;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const [from, to] = (value as (string | undefined)[] | undefined) ?? [];
+  const end = field.type === 'datetime' ? 'YYYY-MM-DD 23:59:59' : 'YYYY-MM-DD';
+  // A new array each render would reset the picker while the user types the second date.
+  const range = useMemo(
+    (): [Dayjs | null, Dayjs | null] | null => (from || to ? [from ? dayjs(from) : null, to ? dayjs(to) : null] : null),
+    [from, to],
+  );
+  return (
+    <DatePicker.RangePicker
+      value={range}
+      allowEmpty={[true, true]}
+      onChange={(d) => onChange?.(d && (d[0] || d[1]) ? [d[0]?.format('YYYY-MM-DD'), d[1]?.format(end)] : undefined)}
+      style={{ width: 250 }}
+    />
+  );
+}
+
+/** A filter's control; Form.Item hands it value and onChange, passed on to the antd input. */
+function FilterControl({
+  field,
+  locale,
+  ...control
+}: {
+  field: FieldDef;
+  locale: Locale;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const { dictionaries } = useSnapshot(dictionaryState);
+  // Dates filter by range unless the schema says otherwise (the server's default too).
+  if ((field.type === 'date' || field.type === 'datetime') && (field.filter ?? 'range') === 'range')
+    return <DateRangeFilter field={field} {...control} />;
+  if (field.type === 'enum' || field.type === 'boolean') {
+    const options =
+      field.type === 'boolean'
+        ? [
+            { value: 'true', label: locale === 'zh-CN' ? '是' : 'Yes' },
+            { value: 'false', label: locale === 'zh-CN' ? '否' : 'No' },
+          ]
+        : field.dictionary
+          ? (dictionaries.find((d) => d.name === field.dictionary)?.details ?? []).map((d) => ({
+              value: d.value,
+              label: d.label,
+            }))
+          : (field.options ?? []).map((o) => ({ value: String(o.value), label: o.label[locale] }));
+    return (
+      <Select
+        {...control}
+        value={control.value as string | undefined}
+        allowClear
+        options={options}
+        style={{ width: 140 }}
+        placeholder={field.label[locale]}
+      />
+    );
+  }
+  return (
+    <Input
+      {...control}
+      value={control.value as string | undefined}
+      allowClear
+      placeholder={field.label[locale]}
+      style={{ width: 160 }}
+    />
+  );
+}
+
+/** The filters the schema offers above the list (screen.filters); 查询 applies them, 重置 clears them. */
+export function FilterBar({
+  screen,
+  onApply,
+}: {
+  screen: ScreenSchema;
+  onApply: (filters: Record<string, unknown>) => void;
+}) {
+  const t = useT();
+  const { locale } = useSnapshot(i18n);
+  const [form] = Form.useForm();
+  const fields = (screen.filters ?? [])
+    .map((k) => screen.fields.find((f) => f.key === k))
+    .filter((f): f is FieldDef => !!f);
+  if (fields.length === 0) return null;
+  const apply = () => onApply(form.getFieldsValue() as Record<string, unknown>);
+  return (
+    <Form form={form} layout="inline" className="screen-filters" onFinish={apply}>
+      {fields.map((f) => (
+        <Form.Item key={f.key} name={f.key} label={f.label[locale]}>
+          <FilterControl field={f} locale={locale} />
+        </Form.Item>
+      ))}
+      <Space>
+        <Button type="primary" htmlType="submit">
+          {t('screen.query')}
+        </Button>
+        <Button
+          onClick={() => {
+            form.resetFields();
+            apply();
+          }}
+        >
+          {t('screen.reset')}
+        </Button>
+      </Space>
+    </Form>
+  );
+}

@@ -1,0 +1,69 @@
+import { Button, Space, Upload } from 'antd';
+import { useSnapshot } from 'valtio';
+import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
+import { i18n, useT } from '../i18n';
+import type { ScreenRecord } from './dataProvider';
+import { PublicDataActions } from './PublicDataActions';
+
+interface Props {
+  screen: ScreenSchema;
+  basic: boolean;
+  /** The toolbar and batch actions this user may take. */
+  toolbar: ActionDef[];
+  batch: ActionDef[];
+  /** An import or export is running: their buttons spin. */
+  busy: boolean;
+  /** A command's button state: the running one spins, the others wait. */
+  commandState: (action: ActionDef, scope: 'toolbar' | 'batch') => { loading: boolean; disabled: boolean };
+  onToolbar: (action: ActionDef) => void;
+  onImport: (file: File, endpoint?: string) => void;
+  onBatch: (action: ActionDef) => void;
+  selected: number[];
+  records: ScreenRecord[];
+  reload: () => void;
+}
+
+/** The buttons above the list: the toolbar's (create, commands, import, export), public data, then the batch ones. */
+export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandState, selected, records, ...on }: Props) {
+  const t = useT();
+  const { locale } = useSnapshot(i18n);
+  return (
+    <Space className="screen-toolbar" wrap>
+      {toolbar.map((a) =>
+        a.kind === 'import' ? (
+          <Upload
+            key="import"
+            accept=".xlsx"
+            showUploadList={false}
+            beforeUpload={(file) => {
+              on.onImport(file, a.endpoint);
+              return false;
+            }}
+          >
+            <Button loading={busy}>{a.label?.[locale] ?? t('screen.import')}</Button>
+          </Upload>
+        ) : (
+          <Button
+            key={a.kind + (a.name ?? a.endpoint ?? '')}
+            type={a.kind === 'create' ? 'primary' : 'default'}
+            {...(a.kind === 'command' ? commandState(a, 'toolbar') : { loading: a.kind === 'export' && busy })}
+            onClick={() => on.onToolbar(a)}
+          >
+            {a.label?.[locale] ?? t(`screen.${a.kind}` as 'screen.create')}
+          </Button>
+        ),
+      )}
+      <PublicDataActions screen={screen} basic={basic} selected={selected} records={records} onDone={on.reload} />
+      {batch.map((a) => (
+        <Button
+          key={`batch-${a.kind}-${a.name ?? a.endpoint ?? ''}`}
+          danger={a.kind === 'delete'}
+          {...(a.kind === 'command' ? commandState(a, 'batch') : {})}
+          onClick={() => on.onBatch(a)}
+        >
+          {a.label?.[locale] ?? t(a.kind === 'delete' ? 'screen.batchDelete' : (`screen.${a.kind}` as 'screen.create'))}
+        </Button>
+      ))}
+    </Space>
+  );
+}

@@ -1,0 +1,40 @@
+import { useCallback, useState } from 'react';
+import type { FieldError } from '../../../shared/screens/validate';
+import { errorMessage, fieldErrors } from '../../api/http';
+import { notify } from '../../feedback/feedback';
+
+/**
+ * A dialog and the write it submits (a record's save, a page's own dialogs): `dialog` says which is
+ * open. While the write runs `saving` holds (its buttons wait); success shows its words, closes the
+ * dialog and calls `onSaved` (reload); a failure says why and leaves the dialog open, with the
+ * server's field errors beside their fields.
+ */
+export function useSave<D>(onSaved: () => void) {
+  const [dialog, setDialog] = useState<D>();
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<FieldError[]>([]);
+
+  const close = useCallback(() => {
+    setDialog(undefined);
+    setErrors([]);
+  }, []);
+
+  /** Runs the write; it answers the success text (the server's message, or the page's word). */
+  const save = async (write: () => Promise<string>, failure: string): Promise<void> => {
+    setSaving(true);
+    try {
+      notify.success(await write());
+      close();
+      onSaved();
+    } catch (e) {
+      setErrors(fieldErrors(e));
+      notify.error(errorMessage(e, failure));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  // Through a function: a dialog state that is itself a function must not be called as an updater.
+  const open = useCallback((next: D) => setDialog(() => next), []);
+  return { dialog, open, close, saving, errors, save };
+}
