@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, login, tokenFor } from '../support/client';
 import { pdfText } from '../support/pdfText';
+import { enterSpecimens } from '../support/specimens';
 import { withoutSecrets } from '../../src/server/kernel/http/request';
 
 type Handover = Record<string, unknown> & {
@@ -52,22 +53,7 @@ const pool: string[] = [];
 const codes = (n: number) => pool.splice(0, n);
 
 async function registerSpecimens(n: number) {
-  const first = async (resource: string) =>
-    (await admin.get<{ records: { id: number }[] }>(`/api/resources/${resource}?size=1`)).body.resultObject.records[0]!
-      .id;
-  const values = {
-    patientName: '交接测试',
-    sex: 'female',
-    hospital: await first('referralHospital'),
-    purposes: [await first('inspectionPurpose')],
-    specimenType: await first('specimenType'),
-    collectedAt: '2026-11-20 08:00:00',
-  };
-  for (let i = 0; i < n; i++) {
-    const res = await admin.post<{ barcode: string }>('/api/resources/specimen', values);
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    pool.push(res.body.resultObject.barcode);
-  }
+  pool.push(...(await enterSpecimens(admin, n)));
 }
 
 async function newHandover(who: Client, barcodes: string[], extra: Record<string, unknown> = {}): Promise<Handover> {

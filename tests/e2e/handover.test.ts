@@ -6,21 +6,25 @@ import { launchBrowser, newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
 import { signIn } from '../support/shell';
 import { pdfText } from '../support/pdfText';
+import { enterSpecimens } from '../support/specimens';
 
 let server: TestServer;
 let browser: Browser;
 let handoverNo: string;
+/** Two specimens the front desk entered (their barcodes issued): a handover takes registered specimens only. */
+let barcodes: string[];
 const PAGE = '/laboratoryManager/handoverManage/handover';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+  barcodes = await enterSpecimens(admin, 2);
   const created = await admin.post<{ handoverNo: string }>('/api/resources/handoverRecord', {
     fromSite: '萧山物流站',
     toGroup: 'imm',
     storage: 'cold',
     boxNo: 'XS-09',
-    barcodes: 'E2E0001\nE2E0002',
+    barcodes: barcodes.join('\n'),
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
   handoverNo = created.body.resultObject.handoverNo;
@@ -61,7 +65,7 @@ describe('handover in the browser (spec 7.2)', () => {
 
     // The right one receives; the printed slip comes back as the answer.
     await page.locator('#root_passwd').fill(DEMO_PASSWORD);
-    await page.locator('#root_missing').fill('E2E0002');
+    await page.locator('#root_missing').fill(barcodes[1]!);
     const slip = await downloadOf(page, () =>
       confirmDialog(page)
         .getByRole('button', { name: /确\s*定/ })
@@ -78,7 +82,7 @@ describe('handover in the browser (spec 7.2)', () => {
     const again = await downloadOf(page, () => row(page).getByRole('button', { name: '打印交接单' }).click());
     const text = pdfText(again.body);
     expect(text).toContain(handoverNo);
-    expect(text).toContain('缺失：E2E0002');
+    expect(text).toContain(`缺失：${barcodes[1]}`);
     const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
     const stored = (
       await admin.get<{ records: Record<string, unknown>[] }>(`/api/resources/handoverRecord?handoverNo=${handoverNo}`)

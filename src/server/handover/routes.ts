@@ -137,7 +137,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
     refuseClosed(current, request.locale);
     const receiver = await checkReceiver(ctx, request, screen, input);
     const [row] = await confirmHandovers(ctx, request, { screen, lineScreen, ids: [id], receipt, receiver });
-    if (!template) return okMessage(request, 'handover.received', present(row!));
+    if (!template) return okMessage(request, 'handover.received', present(row!), { n: 1 });
     const doc = await documentContext(request, screen, lineScreen, actor);
     return sendFile(reply, await slipsPdf(request, doc, actor, [row!], template), 'pdf', slipName(request, [row!]));
   });

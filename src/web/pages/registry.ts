@@ -1,4 +1,4 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { MenuMeta } from '../../shared/menu/types';
 
 /** What a hand-written page is told: the route's isBasic flag (spec 6: the base organisation's data). */
@@ -26,6 +26,13 @@ export interface HandWrittenPage {
 }
 
 const title = (zh: string, en: string) => ({ 'zh-CN': zh, 'en-US': en });
+/** A constant route drawn by a screen schema (no code of its own): the generic page with that screen. */
+const screenPage = (screenId: string): PageComponent =>
+  lazy(() =>
+    import('../screens/ScreenPage').then(({ default: ScreenPage }) => ({
+      default: ({ basic }: PageProps) => createElement(ScreenPage, { screenId, basic }),
+    })),
+  );
 // Both workflow-design routes show the model list (the public platform's and the lab's).
 const ModelListPage = lazy(() => import('../workflow/ModelListPage'));
 
@@ -45,8 +52,17 @@ export const PAGES: readonly HandWrittenPage[] = [
     component: lazy(() => import('../workflow/runtime/ManagePage')),
     constant: { title: title('流程管理', 'Workflow manager') },
   },
-  { path: '/frontInpuit/accept', constant: { title: title('标本接收', 'Accept'), noCache: true } },
-  { path: '/frontInpuit/scanCode', constant: { title: title('扫码接收', 'Scan code'), noCache: true } },
+  // Spec 2.1's bench pages, for a scanner: the specimen-accept and specimen-scan screens.
+  {
+    path: '/frontInpuit/accept',
+    component: screenPage('specimen-accept'),
+    constant: { title: title('标本接收', 'Accept'), noCache: true },
+  },
+  {
+    path: '/frontInpuit/scanCode',
+    component: screenPage('specimen-scan'),
+    constant: { title: title('扫码接收', 'Scan code'), noCache: true },
+  },
   { path: '/groupManager/publicWorkflow/workflowDesign', component: ModelListPage },
   { path: '/laboratoryManager/form/workflowDesign', component: ModelListPage },
   {

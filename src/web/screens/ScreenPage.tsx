@@ -17,10 +17,12 @@ import { FilterBar } from './FilterBar';
 import { commandKey, useCommandRunner } from './list/useCommandRunner';
 import { useConfirmDelete } from './list/useConfirmDelete';
 import { useImportExport } from './list/useImportExport';
-import { useListController } from './list/useListController';
+import { useListController, type ListController } from './list/useListController';
 import { useSave } from './list/useSave';
 import { useSelection } from './list/useSelection';
+import { HistoryDrawer } from './HistoryDrawer';
 import { RecordDialog } from './RecordDialog';
+import { ScanBar } from './ScanBar';
 import type { DialogMode } from './rjsfSchema';
 import { ScreenTable } from './ScreenTable';
 import { ScreenToolbar } from './ScreenToolbar';
@@ -68,6 +70,8 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
   const pageRef = useRef<HTMLDivElement>(null);
   const layout = useTableLayout(pageRef);
+  const [history, setHistory] = useState<ScreenRecord>();
+  const scanned = useScanned(screen, list);
 
   const saveRecord = (data: RecordValues) => {
     const open = editor.dialog;
@@ -93,6 +97,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
 
   const onRow = (action: ActionDef, record: ScreenRecord) => {
     if (action.kind === 'delete') confirmDelete([record.id]);
+    else if (action.kind === 'history') setHistory(record);
     else if (action.kind === 'command') commands.run(action, [record], commandKey('row', action, record.id));
     else editor.open({ mode: action.kind === 'edit' ? 'edit' : 'view', record });
   };
@@ -122,6 +127,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       ref={pageRef}
       style={{ minHeight: layout.page, boxSizing: 'border-box' }}
     >
+      {screen.list?.scan && <ScanBar onScan={scanned} />}
       <FilterBar screen={screen} onApply={list.setFilters} />
       <ScreenToolbar
         screen={screen}
@@ -164,6 +170,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
           onClose={commands.stopAsking}
         />
       )}
+      {history && <HistoryDrawer screen={screen} record={history} onClose={() => setHistory(undefined)} />}
       {editor.dialog && (
         <RecordDialog
           screen={screen}
@@ -177,6 +184,26 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       )}
     </div>
   );
+}
+
+/**
+ * A scanned code filters the list by the scan field; when the answer holds no record, the user is told
+ * at once (a bench works by ear and eye, not by reading an empty table).
+ */
+function useScanned(screen: ScreenSchema, list: ListController) {
+  const t = useT();
+  // The code waiting for its answer; told once, then forgotten.
+  const waiting = useRef<string>(undefined);
+  useEffect(() => {
+    const code = waiting.current;
+    if (code === undefined || list.loading) return;
+    waiting.current = undefined;
+    if (list.records.length === 0) notify.warning(t('screen.scanNone', { code }));
+  }, [list.loading, list.records, t]);
+  return (code: string) => {
+    waiting.current = code;
+    list.setFilters({ [screen.list!.scan!.field]: code });
+  };
 }
 
 /**

@@ -15,8 +15,13 @@ export function ok<T>(resultObject: T, resultMessage = 'success'): Result<T> {
   return { resultCode: 200, resultMessage, resultObject };
 }
 
-export function okMessage<T>(request: FastifyRequest, key: MessageKey, resultObject: T): Result<T> {
-  return ok(resultObject, t(key, request.locale));
+export function okMessage<T>(
+  request: FastifyRequest,
+  key: MessageKey,
+  resultObject: T,
+  vars: Record<string, string | number> = {},
+): Result<T> {
+  return ok(resultObject, t(key, request.locale, vars));
 }
 
 /** A refusal the user should read: HTTP status, the message key in the caller's language, optional detail. */

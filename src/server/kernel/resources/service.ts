@@ -526,7 +526,18 @@ export class ResourceService {
     const call = await this.access(caller, resource, 'read');
     const row = await this.reachable(this.db, call, caller.actor.orgId, id);
     if (!row) throw notFound();
-    return this.kernel().events.list(this.db, call.screen.resource.name, row.orgId, row.id);
+    const events = await this.kernel().events.list(this.db, call.screen.resource.name, row.orgId, row.id);
+    // Named in the caller's language as the lifecycle names them: the transition, and the states.
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const lifecycle = owner.resource.lifecycle;
+    const state = (value: string | null) =>
+      value && lifecycle && stateLabel(owner, lifecycle.field, value, caller.locale);
+    return events.map((e) => ({
+      ...e,
+      label: (e.kind === 'transition' && lifecycle && transitionOf(lifecycle, e.name)?.label[caller.locale]) || e.name,
+      fromLabel: state(e.fromState) || e.fromState,
+      toLabel: state(e.toState) || e.toState,
+    }));
   }
 
   /** A capability's step on a resource by name: the owner's screen, no screen permission asked. */

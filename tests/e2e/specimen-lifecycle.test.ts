@@ -1,0 +1,127 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { launchBrowser, newPage } from '../support/browser';
+import { api, tokenFor } from '../support/client';
+import { signIn } from '../support/shell';
+import { pdfText } from '../support/pdfText';
+import { enterSpecimens } from '../support/specimens';
+
+/**
+ * One specimen through the lab in the browser (issue 16): entered at the front desk with its barcode
+ * issued, its label printed, handed over and received by a user of another group, scanned at the
+ * bench, in the inspection work list of its group with its whole timeline; a second one rejected at
+ * the bench, an unqualified specimen, its submitter alerted.
+ */
+let server: TestServer;
+let browser: Browser;
+let editor: ReturnType<typeof api>;
+let admin: ReturnType<typeof api>;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+  editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
+  admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.dispose();
+});
+
+const rowOf = (page: Page, barcode: string) =>
+  page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: barcode });
+
+async function scan(page: Page, barcode: string) {
+  const input = page.locator('.screen-scan input');
+  await input.fill(barcode);
+  await input.press('Enter');
+  await rowOf(page, barcode).waitFor();
+}
+
+describe('a specimen from entry to the inspection work list', () => {
+  it('is issued a barcode, labelled, handed over, received by another group, scanned and traced', async () => {
+    // The front desk (editor) enters it: no barcode typed, the lab's tube rule issues one.
+    const [barcode] = await enterSpecimens(editor, 1, { patientName: '林小满' });
+    expect(barcode).toMatch(/^\d{10}$/);
+
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'editor', DEMO_PASSWORD, '/laboratoryManager/permission/frontEntry');
+    const row = rowOf(page, barcode!);
+    await row.getByText('已登记').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      row.getByRole('button', { name: '打印标签' }).click(),
+    ]);
+    const label = await readFile((await download.path())!);
+    const text = pdfText(label);
+    expect(text).toContain(barcode);
+    expect(text).toContain('林小满');
+
+    // Handed over by the front desk to the biochemistry group, received there by another user.
+    const sent = await editor.post<{ id: number; handoverNo: string }>('/api/resources/handoverRecord', {
+      fromSite: '前台',
+      toGroup: 'bio',
+      storage: 'cold',
+      barcodes: barcode,
+    });
+    expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+    const received = await admin.post(`/api/handover/confirmReceive?recordId=${sent.body.resultObject.id}`, {
+      userAccount: 'admin',
+      passwd: DEMO_PASSWORD,
+    });
+    expect(received.status, JSON.stringify(received.body)).toBe(200);
+
+    // Scanned at the bench: there it is, received; its timeline tells every step with who and where.
+    await page.goto(`${server.url}/frontInpuit/scanCode`);
+    await scan(page, barcode!);
+    await rowOf(page, barcode!).getByText('已接收').waitFor();
+    await rowOf(page, barcode!).getByRole('button', { name: '履历' }).click();
+    const timeline = page.locator('.record-history');
+    await timeline.locator('.record-event').nth(3).waitFor();
+    const steps = await timeline.locator('.record-event').allInnerTexts();
+    expect(steps[0]).toContain('登记');
+    expect(steps[0]).toContain('王检验');
+    expect(steps.some((s) => s.includes('打印标签'))).toBe(true);
+    const handover = sent.body.resultObject.handoverNo;
+    expect(steps.some((s) => s.includes('交接送出') && s.includes('运送中') && s.includes(handover))).toBe(true);
+    expect(
+      steps.some((s) => s.includes('接收') && s.includes('系统管理员') && s.includes('华康医学检验中心实验室')),
+    ).toBe(true);
+
+    expect(consoleErrors).toEqual([]);
+
+    // In the inspection work list of the group that received it.
+    const { page: lab } = await newPage(browser);
+    await signIn(lab, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/inspection/combinedQuery');
+    await rowOf(lab, barcode!).getByText('生化组').waitFor();
+  });
+});
+
+describe('a specimen rejected at the bench', () => {
+  it('is refused with its reason, becomes an unqualified specimen, and its submitter is alerted', async () => {
+    const [barcode] = await enterSpecimens(editor, 1, { patientName: '钟离秋' });
+    // The front desk that entered it is signed in: the alert reaches them.
+    const { page: desk } = await newPage(browser);
+    await signIn(desk, server.url, 'editor', DEMO_PASSWORD, '/dashboard');
+
+    const { page: bench } = await newPage(browser);
+    await signIn(bench, server.url, 'admin', DEMO_PASSWORD, '/frontInpuit/accept');
+    await scan(bench, barcode!);
+    await rowOf(bench, barcode!).getByRole('button', { name: '拒收' }).click();
+    const dialog = bench.locator('.command-dialog');
+    await dialog.waitFor();
+    await bench.locator('#root_rejectReason').click();
+    await bench.locator('.ant-select-item-option[title="抗凝标本凝固"]').click();
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await rowOf(bench, barcode!).getByText('已拒收').waitFor();
+
+    await desk
+      .locator('.ant-notification-notice')
+      .filter({ hasText: `标本 ${barcode} 被拒收：抗凝标本凝固` })
+      .waitFor();
+
+    await bench.goto(`${server.url}/laboratoryManager/permission/unqualifiedSample`);
+    await rowOf(bench, barcode!).getByText('抗凝标本凝固').waitFor();
+  });
+});
