@@ -358,7 +358,7 @@ describe('process model designer (spec 2.4)', () => {
       await opened(order);
       expect(await items()).toEqual(['大标本', '小标本']);
       await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').click();
-      expect(await items()).toEqual(['小标本', '大标本']);
+      await expect.poll(items).toEqual(['小标本', '大标本']);
       await button(order, '取消').click();
       await order.waitFor({ state: 'detached' });
       await panel(page).getByText('无连线顺序设置').waitFor();
@@ -393,7 +393,7 @@ describe('process model designer (spec 2.4)', () => {
       expect(await items()).toEqual(['小标本', '大标本']);
       await button(order, '取消').click();
       conditions = await openConditions(page, small.flow);
-      expect(await page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
+      await expect.poll(() => page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
       // The control's label comes once the form's controls are read.
       await conditions.getByText('临床诊断(clinicalDiagnosis)').waitFor();
       expect(await conditionRow(conditions, 0)).toEqual([
@@ -407,7 +407,7 @@ describe('process model designer (spec 2.4)', () => {
       // Saved again unchanged, the rows give the same text: quoting follows each control's type.
       await button(conditions, '保存').click();
       await conditions.waitFor({ state: 'detached' });
-      expect(await panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
+      await expect.poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
       await page.locator('[data-testid="lint-ok"]').waitFor();
       await button(designer(page), '取消').click();
       await designer(page).waitFor({ state: 'detached' });

@@ -20,8 +20,10 @@ export default class SummaryReporter implements Reporter {
         else if (state === 'failed') counts.failed++;
         else counts.skipped++;
       }
-      // A file that failed to load has no tests but must not count as a pass.
-      if (module.state() === 'failed' && [...module.children.allTests()].length === 0) counts.failed++;
+      // A file that failed to load, or whose beforeAll / afterAll failed, must not count as a pass: its
+      // tests are skipped or passed, so the file counts once as a failure of its own.
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed'))
+        counts.failed++;
     }
     counts.failed += errors.length;
     console.log(slowestFiles(modules));
