@@ -56,5 +56,5 @@ export function slowestFiles(modules: ReadonlyArray<TestModule>, count = SLOWEST
   if (timed.length === 0) return '';
   const width = Math.max(...timed.map((t) => t.project.length));
   const lines = timed.map((t) => `${t.seconds.toFixed(1).padStart(7)} s  ${t.project.padEnd(width)}  ${t.file}`);
-  return `\nSlowest ${timed.length} test files:\n${lines.join('\n')}`;
+  return `\nSlowest ${timed.length} test file${timed.length === 1 ? '' : 's'}:\n${lines.join('\n')}`;
 }
