@@ -36,6 +36,9 @@ export default defineConfig({
           globalSetup: ['tests/support/build-app.ts', 'tests/support/data-template.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll waits for a condition the page reaches when it gets the CPU: vitest's 1 s default
+          // fails a slow page on a busy machine as if it were wrong. A poll still ends as soon as it holds.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

@@ -234,6 +234,8 @@ describe('push channel timing (clock and silence limit in process)', () => {
   });
 });
 
+// Skipped on PGlite (plain `npm test`): a second server process needs a database both can reach, and
+// PGlite serves one process. Runs where TEST_DATABASE_URL names a PostgreSQL server (.ci/run's second pass).
 describe.runIf(process.env.TEST_DATABASE_URL)('push channel across server processes (PostgreSQL)', () => {
   let first: TestServer;
   let second: TestServer;

@@ -5,6 +5,7 @@ import { api, login, tokenFor } from '../support/client';
 import { openTab, type Tab } from '../support/pushSocket';
 import { openDatabase } from '../../src/server/kernel/db/database';
 import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
+import { ACTIVITI_FIXTURES } from '../support/fixtures';
 
 /**
  * Deployed models run (issue 5): every Activiti fixture of ../shared/fixtures/activiti deployed through
@@ -12,7 +13,7 @@ import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../s
  * our own files of tests/fixtures/bpmn for what those do not cover (inclusive join, pass weight, loops
  * over a list or over a position's staff).
  */
-const FIXTURES = path.resolve(import.meta.dirname, '../../../shared/fixtures/activiti');
+const FIXTURES = ACTIVITI_FIXTURES;
 const OWN = path.resolve(import.meta.dirname, '../fixtures/bpmn');
 const fixture = (file: string, dir = FIXTURES) => readFileSync(path.join(dir, file), 'utf8');
 

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,9 +78,12 @@ beforeAll(async () => {
   writeFileSync(path.join(schemaDir, 'screens', 'reagent.json'), JSON.stringify(reagentScreen, null, 2));
   // The server notices the new file by itself (no restart): wait until it serves the screen.
   const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-  for (let tries = 0; (await admin.get('/api/ui/screens/reagent')).status !== 200; tries++) {
-    if (tries > 300) throw new Error('the server never picked up reagent.json');
-    await new Promise((resolve) => setImmediate(resolve));
+  // Polled up to a deadline rather than a count of tries: a busy machine answers fewer tries in the same
+  // time. (expect.poll belongs to tests, not to beforeAll.)
+  const deadline = Date.now() + 30_000;
+  while ((await admin.get('/api/ui/screens/reagent')).status !== 200) {
+    if (Date.now() > deadline) throw new Error('the server never picked up reagent.json');
+    await delay(50);
   }
 });
 afterAll(async () => {

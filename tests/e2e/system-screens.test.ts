@@ -24,8 +24,7 @@ let browser: Browser;
 const writes: { account: string; resource: string; action: string }[] = [];
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
   const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
   const role = (await admin.post<{ id: number }>('/api/resources/role', { name: '表单维护员', code: 'editor' })).body
     .resultObject;

@@ -75,30 +75,20 @@ async function append(page: Page, action: string): Promise<{ id: string; flow: s
   return { id: await selectedId(page), flow };
 }
 
-/** Clicks a flow on its line (the middle of its box is off the line once it bends). */
-async function clickFlow(page: Page, id: string) {
-  const point = await page
-    .locator(`.djs-connection[data-element-id="${id}"] > .djs-hit`)
-    .first()
-    .evaluate((line: SVGPathElement) => {
-      // 12 px into the flow's first segment (its name sits on the middle), from its path "Mx,yLx,y…".
-      const [a, b] = [...line.getAttribute('d')!.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((p) => [
-        Number(p[1]),
-        Number(p[2]),
-      ]);
-      const [ax, ay, bx, by] = [a![0]!, a![1]!, b![0]!, b![1]!];
-      const t = Math.min(0.5, 12 / Math.hypot(bx - ax, by - ay));
-      const [x, y] = [ax + (bx - ax) * t, ay + (by - ay) * t];
-      const m = line.getScreenCTM()!;
-      return { x: x * m.a + y * m.c + m.e, y: x * m.b + y * m.d + m.f };
-    });
-  await page.mouse.click(point.x, point.y);
+/**
+ * Selects a diagram element by its id, never by a point of the screen: a point can land on a flow's
+ * label, on a neighbour or beside a line that bends, and where it lands moves with zoom and layout. The
+ * click goes to the element's own graphics (bpmn-js keys them by data-element-id), which the diagram's
+ * interaction events turn into a selection as they do a user's click; then the selection is awaited.
+ */
+async function select(page: Page, id: string) {
+  await element(page, id).dispatchEvent('click');
   await expect.poll(() => selectedId(page)).toBe(id);
 }
 
 /** The condition dialog (条件设置) of a flow, opened from its properties panel. */
 async function openConditions(page: Page, flow: string): Promise<Locator> {
-  await clickFlow(page, flow);
+  await select(page, flow);
   await panel(page).locator('[data-testid="open-condition"]').click();
   return opened(dialog(page, '条件设置'));
 }
@@ -280,7 +270,7 @@ describe('process model designer (spec 2.4)', () => {
       const palette = designer(page).locator('.djs-palette');
       await palette.locator('.entry[data-action="create.user-task"]').waitFor();
       await palette.locator('.entry[data-action="create.call-activity"]').waitFor();
-      await element(page, 'startEvent').click();
+      await select(page, 'startEvent');
       await page.locator('.djs-context-pad .entry[data-action="connect"]').waitFor();
       const pad = await page
         .locator('.djs-context-pad .entry')
@@ -302,7 +292,7 @@ describe('process model designer (spec 2.4)', () => {
       await element(page, intermediate.id).waitFor({ state: 'detached' });
 
       // Start → user task; the live check names what it still lacks until the panel sets form and positions.
-      await element(page, 'startEvent').click();
+      await select(page, 'startEvent');
       const task = await append(page, 'append.user-task');
       await lint(page).getByText('用户任务未设置表单(formKey)').waitFor();
       await lint(page).getByText('用户任务未设置岗位(candidateGroups)').waitFor();
@@ -315,13 +305,13 @@ describe('process model designer (spec 2.4)', () => {
       const gateway = await append(page, 'append.gateway');
       const large = await append(page, 'append.end-event');
       await expect.poll(() => element(page, `${large.id}_label`).textContent()).toContain('完成');
-      await element(page, gateway.id).click();
+      await select(page, gateway.id);
       const small = await append(page, 'append.end-event');
       for (const [flow, name] of [
         [large.flow, '大标本'],
         [small.flow, '小标本'],
       ] as const) {
-        await clickFlow(page, flow);
+        await select(page, flow);
         await page.locator('#bio-properties-panel-name').fill(name);
         await expect.poll(() => element(page, `${flow}_label`).textContent()).toContain(name);
       }
@@ -359,7 +349,7 @@ describe('process model designer (spec 2.4)', () => {
       await expect.poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
 
       // Flow order: unordered competing conditions are named; cancel discards a move, save writes it.
-      await element(page, gateway.id).click();
+      await select(page, gateway.id);
       await panel(page).getByText('无连线顺序设置').waitFor();
       await lint(page).getByText('网关的连线未排序（无连线顺序设置）').waitFor();
       const order = dialog(page, '连线排序设置');
@@ -368,7 +358,7 @@ describe('process model designer (spec 2.4)', () => {
       await opened(order);
       expect(await items()).toEqual(['大标本', '小标本']);
       await button(order.locator('[data-testid="flow-order-item"]').nth(1), '上移').click();
-      expect(await items()).toEqual(['小标本', '大标本']);
+      await expect.poll(items).toEqual(['小标本', '大标本']);
       await button(order, '取消').click();
       await order.waitFor({ state: 'detached' });
       await panel(page).getByText('无连线顺序设置').waitFor();
@@ -382,7 +372,7 @@ describe('process model designer (spec 2.4)', () => {
       await page.locator('[data-testid="lint-ok"]').waitFor();
 
       // The task's documentation through the properties panel's own group; the read-only view shows it too.
-      await element(page, task.id).click();
+      await select(page, task.id);
       await page.locator('[data-group-id="group-documentation"] .bio-properties-panel-group-header').click();
       await page.locator('#bio-properties-panel-documentation').fill('按申请单取材，大标本另行制片');
       await page.locator('#bio-properties-panel-documentation').press('Tab');
@@ -393,17 +383,17 @@ describe('process model designer (spec 2.4)', () => {
 
       // Reopened, every panel shows what was designed, and the condition dialog reads the rows back.
       await openDesigner(page, 'e2e_biopsy', '编辑');
-      await element(page, task.id).click();
+      await select(page, task.id);
       await panel(page).locator('[data-testid="form-key"]').getByText('病理申请单').waitFor();
       await panel(page).locator('[data-testid="candidate-groups"]').getByText('检验员').waitFor();
-      await element(page, gateway.id).click();
+      await select(page, gateway.id);
       await panel(page).getByText('连线排序设置').waitFor();
       await button(panel(page), '排序').click();
       await opened(order);
       expect(await items()).toEqual(['小标本', '大标本']);
       await button(order, '取消').click();
       conditions = await openConditions(page, small.flow);
-      expect(await page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
+      await expect.poll(() => page.locator('#bio-properties-panel-name').inputValue()).toBe('小标本');
       // The control's label comes once the form's controls are read.
       await conditions.getByText('临床诊断(clinicalDiagnosis)').waitFor();
       expect(await conditionRow(conditions, 0)).toEqual([
@@ -417,7 +407,7 @@ describe('process model designer (spec 2.4)', () => {
       // Saved again unchanged, the rows give the same text: quoting follows each control's type.
       await button(conditions, '保存').click();
       await conditions.waitFor({ state: 'detached' });
-      expect(await panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
+      await expect.poll(() => panel(page).locator('[data-testid="condition-text"]').inputValue()).toBe(smallCondition);
       await page.locator('[data-testid="lint-ok"]').waitFor();
       await button(designer(page), '取消').click();
       await designer(page).waitFor({ state: 'detached' });
@@ -426,7 +416,7 @@ describe('process model designer (spec 2.4)', () => {
       await openDesigner(page, 'e2e_biopsy', '查看');
       await designer(page).locator('.ant-modal-title').getByText('流程追踪').waitFor();
       expect(await designer(page).locator('.djs-palette').count()).toBe(0);
-      await element(page, task.id).click();
+      await select(page, task.id);
       await panel(page).locator('[data-testid="form-key"]').getByText('病理申请单').waitFor();
       expect(await panel(page).locator('[data-testid="form-key"]').getAttribute('class')).toMatch(/disabled/);
       expect(await panel(page).locator('[data-testid="candidate-groups"]').getAttribute('class')).toMatch(/disabled/);
@@ -435,7 +425,7 @@ describe('process model designer (spec 2.4)', () => {
         '按申请单取材，大标本另行制片',
         true,
       ]);
-      await element(page, gateway.id).click();
+      await select(page, gateway.id);
       await button(panel(page), '查看').click();
       await opened(order);
       expect(await items()).toEqual(['小标本', '大标本']);
@@ -588,7 +578,7 @@ describe('process model designer (spec 2.4)', () => {
       await createModel('e2e_multi');
       const { page } = await listWith('e2e_multi');
       await openDesigner(page, 'e2e_multi', '编辑');
-      await element(page, 'startEvent').click();
+      await select(page, 'startEvent');
       const task = await append(page, 'append.user-task');
       const miType = panel(page).locator('[data-testid="mi-type"]');
       await miType.getByText('非多实例').waitFor();
@@ -608,7 +598,7 @@ describe('process model designer (spec 2.4)', () => {
 
       // Saved and reopened: the panel and the XML both carry it.
       await openDesigner(page, 'e2e_multi', '编辑');
-      await element(page, task.id).click();
+      await select(page, task.id);
       await miType.getByText('同时进行').waitFor();
       expect(await weight.inputValue()).toBe('60');
       expect(await priority.inputValue()).toBe('7');
@@ -657,7 +647,7 @@ describe('process model designer (spec 2.4)', () => {
       ['fromFork', false],
     ];
     for (const [flow, withCondition] of shown) {
-      await clickFlow(page, flow);
+      await select(page, flow);
       await expect.poll(() => page.locator('#bio-properties-panel-id').inputValue()).toBe(flow);
       // Each flow follows one of the other kind, so the part appears or goes only for this flow.
       await condition.waitFor({ state: withCondition ? 'visible' : 'detached' });
@@ -759,7 +749,7 @@ describe('process model designer (spec 2.4)', () => {
       height: 1500,
     });
 
-    await element(page, 'startEvent').click();
+    await select(page, 'startEvent');
     const gateway = await append(page, 'append.gateway');
     const end = await append(page, 'append.end-event');
     const conditions = await openConditions(page, end.flow);
@@ -770,7 +760,7 @@ describe('process model designer (spec 2.4)', () => {
     await button(conditions, '取消').click();
     await conditions.waitFor({ state: 'detached' });
 
-    await element(page, gateway.id).click();
+    await select(page, gateway.id);
     await button(panel(page), '排序').click();
     const order = await opened(dialog(page, '连线排序设置'));
     const orderSize = await size(order);
