@@ -349,3 +349,26 @@ create table demo_seed (
 );
 `,
 });
+
+migrations.push({
+  version: 10,
+  name: 'sign-in failures counted per name, locks that expire',
+  sql: `
+-- Wrong passwords are counted per name as typed, whether or not an account has it, so that a stranger
+-- is answered alike for both (issue 20); a lock lasts until locked_until and grows with each lockout.
+create table login_guard (
+  account text primary key,
+  failures integer not null default 0,
+  lockouts integer not null default 0,
+  locked_until timestamptz,
+  last_failure_at timestamptz not null default now()
+);
+create index login_guard_last_failure_idx on login_guard (last_failure_at);
+-- Accounts locked under the old rule stay locked for a while; an administrator may unlock them at once.
+insert into login_guard (account, failures, lockouts, locked_until)
+  select user_account, case when locked then 0 else failed_attempts end, case when locked then 1 else 0 end,
+         case when locked then now() + interval '1 hour' end
+    from app_user where locked or failed_attempts > 0;
+alter table app_user drop column locked, drop column failed_attempts;
+`,
+});

@@ -21,6 +21,7 @@ import {
   type NewModel,
 } from './repository.js';
 import { checkBpmnXml, emptyDiagram } from './xml.js';
+import { textIdParams } from '../../kernel/http/input.js';
 
 /** The process-model calls of spec 7.5, with their paths, payloads and envelopes. */
 const insertBody = {
@@ -116,21 +117,25 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
     return { ...ok(rows.slice((page - 1) * size, page * size)), total: rows.length };
   });
 
-  app.get<{ Params: { id: string } }>('/api/workflow/model/:id/xml', async (request) => {
-    const { model } = await modelFor(request, request.params.id, 'read');
-    const xml = await getXml(db, model.id);
-    return ok({
-      modelId: model.id,
-      name: model.name,
-      key: model.key,
-      bpmnXml: xml?.bpmnXml ?? emptyDiagram(model.key, model.name),
-      svgXml: xml?.svgXml ?? null,
-    });
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/workflow/model/:id/xml',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      const { model } = await modelFor(request, request.params.id, 'read');
+      const xml = await getXml(db, model.id);
+      return ok({
+        modelId: model.id,
+        name: model.name,
+        key: model.key,
+        bpmnXml: xml?.bpmnXml ?? emptyDiagram(model.key, model.name),
+        svgXml: xml?.svgXml ?? null,
+      });
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: { bpmn_xml?: string; svg_xml?: string } }>(
     '/api/workflow/model/:id/xml/save',
-    { bodyLimit: 20 * 1024 * 1024 },
+    { bodyLimit: 20 * 1024 * 1024, schema: { params: textIdParams } },
     async (request) => {
       const { actor, model } = await modelFor(request, request.params.id, 'update');
       const bpmnXml = String(request.body?.bpmn_xml ?? '');
