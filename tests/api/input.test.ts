@@ -225,5 +225,5 @@ describe('client address', () => {
     } finally {
       await behindProxy.dispose();
     }
-  });
+  }, 180_000);
 });

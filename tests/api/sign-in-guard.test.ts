@@ -124,5 +124,5 @@ describe('throttling', () => {
     } finally {
       await server.dispose();
     }
-  });
+  }, 180_000);
 });
