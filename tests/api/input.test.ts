@@ -214,6 +214,21 @@ describe('client address', () => {
   it('ignores X-Forwarded-For when no proxy is trusted', async () => {
     expect((await login(server.url, 'editor', DEMO_PASSWORD, { 'x-forwarded-for': '203.0.113.9' })).status).toBe(200);
     expect(await lastLoginIp(server, 'editor')).toBe('127.0.0.1');
+    // Workflow-model entries carry the address too.
+    const created = await fetch(`${server.url}/api/workflow/model/insert`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'x-forwarded-for': '203.0.113.9',
+      },
+      body: JSON.stringify({ key: 'ipProbe', name: 'ipProbe' }),
+    });
+    expect(created.status).toBe(200);
+    const log = await admin.get<{ records: { action: string; ip: string | null }[] }>(
+      '/api/log/getLogList?resource=processModel&size=5',
+    );
+    expect(log.body.resultObject.records.find((r) => r.action === 'create')?.ip).toBe('127.0.0.1');
   });
 
   it('reads it from a trusted proxy (LIMS_TRUSTED_PROXIES)', async () => {

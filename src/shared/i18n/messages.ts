@@ -29,10 +29,6 @@ export const messages = {
     'zh-CN': '用户名或密码错误，再错{n}次账号将被锁定',
     'en-US': 'Wrong user name or password; {n} more failures will lock the account',
   },
-  'login.locked': {
-    'zh-CN': '账号已被锁定，请联系管理员解锁',
-    'en-US': 'The account is locked; ask an administrator to unlock it',
-  },
   'login.lockedFor': {
     'zh-CN': '密码错误次数过多，账号已临时锁定，请{n}分钟后再试或联系管理员解锁',
     'en-US':

@@ -91,6 +91,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
             recordId: created.id,
             action: 'create',
             after: created,
+            ip: request.ip,
           });
           return created;
         });
@@ -149,6 +150,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
           action: 'saveXml',
           before: { version: model.version },
           after: { version: row.version },
+          ip: request.ip,
         });
         return row;
       });
@@ -165,6 +167,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         recordId: model.id,
         action: 'delete',
         before: model,
+        ip: request.ip,
       });
     });
     return okMessage(request, 'processModel.deleted', null);
@@ -197,6 +200,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         recordId: model.id,
         action: 'deploy',
         after: deployed,
+        ip: request.ip,
       });
     });
     return okMessage(request, 'processModel.deployed', deployed);
@@ -222,11 +226,11 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
     const flag = Number(body.syncFlag);
     if (flag === 1) {
       if (org.labType !== 'main') throw forbidden();
-      const n = await db.transaction((tx) => syncUp(tx, actor, ids(body.ids)));
+      const n = await db.transaction((tx) => syncUp(tx, actor, ids(body.ids), request.ip));
       return done(request, 'processModel.synced', { synced: n });
     }
     if (flag === 2) {
-      const n = await db.transaction((tx) => confirmUpdates(tx, actor, ids(body.ids)));
+      const n = await db.transaction((tx) => confirmUpdates(tx, actor, ids(body.ids), request.ip));
       return done(request, 'processModel.confirmed', { confirmed: n });
     }
     throw badRequest('processModel.badSyncFlag');
@@ -235,7 +239,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
   app.post<{ Body: PublicBody; Querystring: PublicBody }>('/api/workflow/issueModel', async (request) => {
     const { actor } = await publicActor(request);
     const body = payload(request);
-    const result = await db.transaction((tx) => issue(tx, actor, ids(body.ids), body.orgIds));
+    const result = await db.transaction((tx) => issue(tx, actor, ids(body.ids), body.orgIds, request.ip));
     return done(request, result.distributed ? 'processModel.issued' : 'processModel.imported', {
       copied: result.copied,
     });
