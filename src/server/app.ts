@@ -7,8 +7,12 @@ import { pickLocale, t } from '../shared/i18n/messages.js';
 import { CAPABILITIES } from './capabilities.js';
 import type { Capability } from './kernel/capability.js';
 import { createKernel, type KernelBase } from './kernel/context.js';
-import { ApiError, InvalidRecord, sendError } from './kernel/http/envelope.js';
+import { sendError } from './kernel/http/envelope.js';
+import { clientErrorHandler, errorHandler, frameworkErrors } from './kernel/http/errors.js';
+import { installSecurityHeaders } from './kernel/http/headers.js';
+import { installInputRules } from './kernel/http/input.js';
 import { withoutSecrets } from './kernel/http/request.js';
+import { installThrottles } from './kernel/http/throttle.js';
 import { installAuthHook } from './kernel/identity/hook.js';
 import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
 import { resourceRoutes } from './kernel/resources/routes.js';
@@ -38,9 +42,15 @@ export async function buildApp(
         }),
       },
     },
-    trustProxy: true,
-    ajv: { customOptions: { allErrors: false, removeAdditional: true, coerceTypes: 'array' } },
+    // X-Forwarded-For / -Proto are believed only from the proxies the operator names (LIMS_TRUSTED_PROXIES):
+    // from anyone else they would let a client write any address into the operation log.
+    trustProxy: kernel.config.trustedProxies.length > 0 ? kernel.config.trustedProxies : false,
+    frameworkErrors,
+    clientErrorHandler,
   });
+  await installSecurityHeaders(app);
+  await installThrottles(app);
+  installInputRules(app);
   await app.register(formbody);
   installUnloggedWriteWatch(app);
 
@@ -51,21 +61,7 @@ export async function buildApp(
   await installPushSockets(app, kernel);
   installAuthHook(app, kernel);
 
-  app.setErrorHandler((error, request, reply) => {
-    if (error instanceof ApiError) return sendError(reply, error.status, t(error.key, request.locale, error.vars));
-    if (error instanceof InvalidRecord)
-      return sendError(reply, 400, error.message, { resultObject: { errors: error.errors } });
-    const {
-      statusCode: status,
-      validation,
-      message,
-    } = error as { statusCode?: number; validation?: unknown; message?: string };
-    if (validation) return sendError(reply, 400, `${t('common.invalid', request.locale)}: ${message}`);
-    if (status && status >= 400 && status < 500) return sendError(reply, status, message ?? '');
-    request.log.error(error);
-    // Never the stack or the driver's text: those help an attacker more than a user.
-    return sendError(reply, 500, t('common.serverError', request.locale));
-  });
+  app.setErrorHandler(errorHandler);
 
   // A route that does nothing, so benchmarks can tell the framework's cost from ours.
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
@@ -84,6 +80,11 @@ export async function buildApp(
 /** The built browser app, with index.html for every client route (/login, /dashboard, …). */
 async function serveWebApp(app: FastifyInstance, webRoot: string) {
   const hasApp = existsSync(path.join(webRoot, 'index.html'));
+  // Every route declared from here on is a file of the built app, which anyone may load (the login
+  // page is one): public. The capabilities' routes are all declared by now, so this reaches none of them.
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true };
+  });
   if (hasApp) {
     await app.register(fastifyStatic, {
       root: webRoot,

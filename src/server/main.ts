@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { readConfig } from './kernel/config.js';
 import { PushHub } from './kernel/push/hub.js';
 import { prepare } from './startup.js';
+import { stopWithDeadline } from './shutdown.js';
 import { DEMO_USERS } from './users/demo.js';
 
 /** `npm start`: open the database, bring it up to date, serve app + API on one port. */
@@ -24,19 +25,13 @@ async function main() {
     for (const u of DEMO_USERS) console.log(`  ${u.account.padEnd(10)} ${u.role.padEnd(6)} org ${u.orgId}  ${u.name}`);
   }
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal}: finishing open requests, then closing the database`);
-    // Requests in flight complete first (and background work such as the workflow recovery stops);
-    // then the database is closed so nothing is half-written.
-    await app.close();
+  // Requests in flight complete first, within the grace (and background work such as the workflow
+  // recovery stops); then the database is closed so nothing is half-written.
+  const stop = stopWithDeadline(app, config.shutdownGraceSeconds, async () => {
     screens.close();
     await push.close();
     await db.close();
-    process.exit(0);
-  };
+  });
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
 }

@@ -249,10 +249,10 @@ describe("confirming receipt with the receiver's own account (spec 7.2 confirmRe
     expect((await login(server.url, RECEIVER.account, RECEIVER.password)).status).toBe(200);
     for (let i = 0; i < 4; i++) await confirm(admin, h.id, { userAccount: RECEIVER.account, passwd: 'Wrong@2026x' });
     const fifth = await confirm(admin, h.id, { userAccount: RECEIVER.account, passwd: 'Wrong@2026x' });
-    expect(fifth.body.resultMessage).toBe('账号已被锁定，请联系管理员解锁');
+    expect(fifth.body.resultMessage).toBe('密码错误次数过多，账号已临时锁定，请1分钟后再试或联系管理员解锁');
     const locked = await confirm(admin, h.id, asReceiver);
     expect(locked.status).toBe(400);
-    expect(locked.body.resultMessage).toBe('账号已被锁定，请联系管理员解锁');
+    expect(locked.body.resultMessage).toBe('密码错误次数过多，账号已临时锁定，请1分钟后再试或联系管理员解锁');
     expect((await login(server.url, RECEIVER.account, RECEIVER.password)).body.error).toBe('account_locked');
     expect((await read(h.id)).status).toBe('open');
     const users = await admin.get<{ records: { id: number; userAccount: string }[] }>(

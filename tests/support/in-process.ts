@@ -9,7 +9,7 @@ import { readConfig } from '../../src/server/kernel/config';
 import type { Database } from '../../src/server/kernel/db/database';
 import { prepare } from '../../src/server/startup';
 import { PushHub, silenceLimitSeconds } from '../../src/server/kernel/push/hub';
-import { copyTemplate, DEMO_PASSWORD } from './server';
+import { copyTemplate, DEMO_PASSWORD, GENEROUS_LIMITS } from './server';
 
 /**
  * The app built in this process, on its own PGlite directory, with a clock the test moves by hand:
@@ -32,7 +32,7 @@ export async function startInProcess(
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-inproc-'));
   await copyTemplate(dataDir, env);
   const config = {
-    ...readConfig({ ...env, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
+    ...readConfig({ ...GENEROUS_LIMITS, ...env, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
     logLevel: 'warn',
     databaseUrl: undefined,
   };

@@ -8,6 +8,15 @@ import { UNLOGGED_WRITE } from '../../src/server/kernel/audit/unloggedWrites';
 const root = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'Demo@2026pw';
 
+/**
+ * Tests sign in far more often than people do: the sign-in and password-change throttles are set out
+ * of their way, except in the tests of the throttles themselves, which pass their own limits.
+ */
+export const GENEROUS_LIMITS: Record<string, string> = {
+  LIMS_AUTH_RATE_PER_ADDRESS: '100000',
+  LIMS_AUTH_RATE_PER_ACCOUNT: '100000',
+};
+
 export interface TestServer {
   url: string;
   dataDir: string;
@@ -98,6 +107,7 @@ async function launch(l: Launch): Promise<TestServer> {
       LIMS_DEMO_PASSWORD: DEMO_PASSWORD,
       LOG_LEVEL: 'warn',
       DATABASE_URL: l.databaseUrl ?? '',
+      ...GENEROUS_LIMITS,
       ...l.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -4,18 +4,12 @@ import { checkPasswordChange, type PasswordChange } from '../../shared/password/
 import type { Kernel } from '../kernel/context.js';
 import { badRequest, okMessage, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
-import {
-  findForLogin,
-  MAX_FAILED_ATTEMPTS,
-  passwordHashOf,
-  recordFailedLogin,
-  recordGoodLogin,
-  setPassword,
-  getUser,
-} from '../kernel/identity/accounts.js';
+import { findForLogin, passwordHashOf, setPassword, getUser } from '../kernel/identity/accounts.js';
+import { clearFailures, guardState, minutesOf, recordFailure } from '../kernel/identity/lockout.js';
 import { hashPassword, verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
 import { issueToken, revokeToken, revokeUserTokens } from '../kernel/identity/sessions.js';
 import { appendLog } from '../kernel/audit/log.js';
+import { byAddress, throttle } from '../kernel/http/throttle.js';
 
 const CLIENT_ID = 'laboratory';
 
@@ -31,9 +25,14 @@ function refuse(reply: FastifyReply, status: number, error: string, message: str
   return reply.code(status).send({ error, error_description: message, resultCode: status, resultMessage: message });
 }
 
+/** The name a sign-in is for, as the account is looked up: trimmed (spec 5). */
+const nameOf = (form: TokenForm | undefined) => (typeof form?.username === 'string' ? form.username.trim() : '');
+
 /**
- * Sign-in (spec 7.1): password grant for the 'laboratory' client. The username is trimmed (spec 5).
- * Five wrong passwords in a row lock the account until an administrator unlocks it.
+ * Sign-in (spec 7.1): password grant for the 'laboratory' client. Every failed sign-in gets the same
+ * answer whether or not the account exists (issue 20): the same message, the same argon2 cost, and
+ * the same lock after five wrong passwords in a row, since failures are counted per name typed
+ * (kernel/identity/lockout.ts). The lock expires, longer each time; an administrator may lift it sooner.
  */
 async function signIn(
   ctx: Kernel,
@@ -45,34 +44,43 @@ async function signIn(
   if (clientId !== CLIENT_ID) return refuse(reply, 401, 'invalid_client', t('login.badClient', locale));
   const form = request.body ?? {};
   if (form.grant_type !== 'password') return refuse(reply, 400, 'unsupported_grant_type', t('login.badGrant', locale));
-  const username = (form.username ?? '').trim();
-  const password = form.password ?? '';
+  const username = nameOf(form);
+  const password = typeof form.password === 'string' ? form.password : '';
   if (!username) return refuse(reply, 400, 'invalid_request', t('login.username.required', locale));
   if (!password) return refuse(reply, 400, 'invalid_request', t('login.password.required', locale));
 
+  const locked = (seconds: number) =>
+    refuse(reply, 400, 'account_locked', t('login.lockedFor', locale, { n: minutesOf(seconds) }));
+  const guard = await guardState(ctx.db, username);
+  // A locked name is refused before any password is checked: a guesser learns nothing more while it lasts.
+  if (guard.lockedSeconds > 0) return locked(guard.lockedSeconds);
+
   const account = await findForLogin(ctx.db, username);
-  if (!account) {
-    await verifyNobody(password);
-    return refuse(reply, 400, 'invalid_grant', t('login.badCredentials', locale));
-  }
-  if (account.locked) return refuse(reply, 400, 'account_locked', t('login.locked', locale));
+  const right = account ? await verifyPassword(account.passwordHash, password) : await verifyNobody(password);
   // Sign-ins and locks go to the operation log too: who entered the LIMS, from where, is part of its audit.
-  const audit = (action: 'login' | 'lock') =>
+  const audit = (action: 'login' | 'lock', after?: unknown) =>
+    account &&
     appendLog(
       ctx.db,
       { id: account.id, userAccount: account.userAccount, orgId: account.orgId },
-      { resource: 'user', recordId: account.id, action, ip: request.ip },
+      { resource: 'user', recordId: account.id, action, ip: request.ip, after },
     );
-  if (!(await verifyPassword(account.passwordHash, password))) {
-    const after = await recordFailedLogin(ctx.db, account.id);
-    if (after.locked) {
-      await audit('lock');
-      return refuse(reply, 400, 'account_locked', t('login.locked', locale));
+  if (!account || !right) {
+    const after = await recordFailure(ctx.db, username, {
+      baseSeconds: ctx.config.lockoutSeconds,
+      maxSeconds: ctx.config.lockoutMaxSeconds,
+    });
+    if (after.lockedSeconds > 0) {
+      request.log.warn(
+        { username: username.slice(0, 64), ip: request.ip, seconds: after.lockedSeconds },
+        'sign-in name locked',
+      );
+      await audit('lock', { seconds: after.lockedSeconds });
+      return locked(after.lockedSeconds);
     }
-    const left = MAX_FAILED_ATTEMPTS - after.failedAttempts;
-    return refuse(reply, 400, 'invalid_grant', t('login.badCredentialsRemaining', locale, { n: left }));
+    return refuse(reply, 400, 'invalid_grant', t('login.badCredentials', locale));
   }
-  await recordGoodLogin(ctx.db, account.id);
+  await clearFailures(ctx.db, username);
   await audit('login');
   const token = await issueToken(ctx.db, account.id, ctx.now(), ctx.config.tokenTtlSeconds);
   const user = await getUser(ctx.db, account.id);
@@ -93,7 +101,16 @@ async function signIn(
 }
 
 export async function authRoutes(app: FastifyInstance, ctx: Kernel) {
-  app.post('/oauth/token', { config: { public: true } }, (request, reply) =>
+  const { perAddress, perAccount, windowSeconds } = ctx.config.authRate;
+  // Throttled per client address and per account (issue 20), each call kind counted apart.
+  const limits = (kind: string, accountOf: (request: FastifyRequest) => string | undefined) => [
+    throttle(app, { name: `${kind}:address`, max: perAddress, windowSeconds, keyOf: byAddress }),
+    throttle(app, { name: `${kind}:account`, max: perAccount, windowSeconds, keyOf: accountOf }),
+  ];
+  const signInLimits = limits('signIn', (request) => nameOf(request.body as TokenForm | undefined) || undefined);
+  const passwordLimits = limits('password', (request) => request.actor && String(request.actor.id));
+
+  app.post('/oauth/token', { config: { public: true }, preHandler: signInLimits }, (request, reply) =>
     signIn(ctx, request as FastifyRequest<{ Body: TokenForm; Querystring: { client_id?: string } }>, reply),
   );
 
@@ -122,11 +139,11 @@ export async function authRoutes(app: FastifyInstance, ctx: Kernel) {
     });
     return okMessage(request, 'password.changed', null);
   };
-  app.post<{ Body: PasswordChange }>('/api/user/changePassword', (request) =>
+  app.post<{ Body: PasswordChange }>('/api/user/changePassword', { preHandler: passwordLimits }, (request) =>
     changePassword(request, request.body ?? {}),
   );
   // The older handover screens call the same action with query parameters (spec 7.1).
-  app.post<{ Querystring: PasswordChange }>('/api/handover/changePassword', (request) =>
+  app.post<{ Querystring: PasswordChange }>('/api/handover/changePassword', { preHandler: passwordLimits }, (request) =>
     changePassword(request, request.query),
   );
 }

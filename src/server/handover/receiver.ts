@@ -6,13 +6,14 @@ import { badRequest } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
 import { verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
 import { appendLog } from '../kernel/audit/log.js';
+import { findForLogin, getUser } from '../kernel/identity/accounts.js';
 import {
-  findForLogin,
-  getUser,
+  clearFailures,
+  guardState,
   MAX_FAILED_ATTEMPTS,
-  recordFailedLogin,
-  recordGoodLogin,
-} from '../kernel/identity/accounts.js';
+  minutesOf,
+  recordFailure,
+} from '../kernel/identity/lockout.js';
 import { HANDOVER } from './store.js';
 
 /** The person who received, as their own account and password proved. */
@@ -30,8 +31,9 @@ export interface Credentials {
 /**
  * The receiver confirms with their own account and password (domain: chain of custody), checked as a
  * sign-in is: an unknown account costs the same time as a known one, a wrong password counts towards
- * the account's lock (five in a row, src/server/auth) and is kept in the operation log, a locked
- * account is refused. The receiver must belong to the caller's laboratory and be allowed to handle
+ * the name's lock (five in a row, kernel/identity/lockout.ts) and is kept in the operation log, a locked
+ * name is refused. The caller is signed in and the receivers are listed to them, so here the tries left
+ * may be told: it reveals no account a stranger did not know. The receiver must belong to the caller's laboratory and be allowed to handle
  * handovers. Nothing else is written here: the caller confirms afterwards in its own transaction.
  */
 export async function checkReceiver(
@@ -53,23 +55,22 @@ export async function checkReceiver(
       ip: request.ip,
     });
 
-  const login = await findForLogin(ctx.db, account);
-  if (!login) {
-    await verifyNobody(password);
-    await refused('unknown');
-    throw badRequest('login.badCredentials');
-  }
-  if (login.locked) {
+  const guard = await guardState(ctx.db, account);
+  if (guard.lockedSeconds > 0) {
     await refused('locked');
-    throw badRequest('login.locked');
+    throw badRequest('login.lockedFor', { n: minutesOf(guard.lockedSeconds) });
   }
-  if (!(await verifyPassword(login.passwordHash, password))) {
-    const after = await recordFailedLogin(ctx.db, login.id);
-    await refused('password');
-    if (after.locked) throw badRequest('login.locked');
-    throw badRequest('login.badCredentialsRemaining', { n: MAX_FAILED_ATTEMPTS - after.failedAttempts });
+  const login = await findForLogin(ctx.db, account);
+  const right = login ? await verifyPassword(login.passwordHash, password) : await verifyNobody(password);
+  if (!login || !right) {
+    const policy = { baseSeconds: ctx.config.lockoutSeconds, maxSeconds: ctx.config.lockoutMaxSeconds };
+    const after = await recordFailure(ctx.db, account, policy);
+    await refused(login ? 'password' : 'unknown');
+    if (after.lockedSeconds > 0) throw badRequest('login.lockedFor', { n: minutesOf(after.lockedSeconds) });
+    if (!login) throw badRequest('login.badCredentials');
+    throw badRequest('login.badCredentialsRemaining', { n: MAX_FAILED_ATTEMPTS - after.failures });
   }
-  await recordGoodLogin(ctx.db, login.id);
+  await clearFailures(ctx.db, account);
   // Whose password was checked, by whom: as much a part of the handover's audit as the refusals.
   await appendLog(ctx.db, actor, {
     resource: HANDOVER,

@@ -21,6 +21,18 @@ export interface ServerConfig {
   logLevel: string;
   /** Lists count matching rows up to this many; past it they say "more" (counting a million rows costs ~100 ms). */
   listCountCap: number;
+  /**
+   * Proxies (addresses or CIDR ranges, as proxy-addr reads them) whose X-Forwarded-For / -Proto are
+   * believed. Empty: the peer address is the client, whatever headers it sends (a client could forge them).
+   */
+  trustedProxies: string[];
+  /** On SIGTERM, requests in flight get this long to finish before their sockets are cut. */
+  shutdownGraceSeconds: number;
+  /** Sign-in and password-change throttles: attempts per window, per client address and per account. */
+  authRate: { perAddress: number; perAccount: number; windowSeconds: number };
+  /** Five wrong passwords lock a name this long; each further lock doubles it, up to lockoutMaxSeconds. */
+  lockoutSeconds: number;
+  lockoutMaxSeconds: number;
 }
 
 function int(value: string | undefined, fallback: number, min = 1): number {
@@ -42,5 +54,17 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     schemaDir: path.resolve(env.LIMS_SCHEMA_DIR || path.join(import.meta.dirname, '../../../schemas')),
     logLevel: env.LOG_LEVEL || 'info',
     listCountCap: int(env.LIMS_LIST_COUNT_CAP, 10_000),
+    trustedProxies: (env.LIMS_TRUSTED_PROXIES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    shutdownGraceSeconds: int(env.LIMS_SHUTDOWN_GRACE_SECONDS, 10, 0),
+    authRate: {
+      perAddress: int(env.LIMS_AUTH_RATE_PER_ADDRESS, 30),
+      perAccount: int(env.LIMS_AUTH_RATE_PER_ACCOUNT, 10),
+      windowSeconds: int(env.LIMS_AUTH_RATE_WINDOW_SECONDS, 60),
+    },
+    lockoutSeconds: int(env.LIMS_LOCKOUT_SECONDS, 60),
+    lockoutMaxSeconds: int(env.LIMS_LOCKOUT_MAX_SECONDS, 3600),
   };
 }

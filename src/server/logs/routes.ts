@@ -3,16 +3,17 @@ import { hasRole } from '../../shared/access/can.js';
 import type { Kernel } from '../kernel/context.js';
 import { forbidden, notFound, ok, okMessage } from '../kernel/http/envelope.js';
 import { actorOf, intParam } from '../kernel/http/request.js';
-import { appendLog, listLog } from '../kernel/audit/log.js';
+import { listLog } from '../kernel/audit/log.js';
 import { exportWorkbook } from '../kernel/resources/excel.js';
 import { sendWorkbook } from '../kernel/resources/routes.js';
 import type { ApiRecord } from '../kernel/resources/records.js';
-import { deleteLog, findLog, type LogFilter } from '../kernel/audit/entries.js';
+import { emptyLog, findLog, type LogFilter } from '../kernel/audit/entries.js';
+import { verifyChain } from '../kernel/audit/chain.js';
 
 /**
  * The operation log (spec 7.7, domain notes "Audit and records"): administrators read it, export it
- * to Excel and may empty it; emptying it is itself the first entry of the new log, so nobody clears
- * their tracks unseen. The operationLog screen lists it through /api/resources/operationLog.
+ * to Excel and may empty it; emptying it is itself the first entry of the new log, a checkpoint that
+ * seals the chain of what it removed, so nobody clears their tracks unseen. The operationLog screen lists it through /api/resources/operationLog.
  */
 const EXPORT_LIMIT = 100_000;
 
@@ -75,17 +76,13 @@ export async function logRoutes(app: FastifyInstance, ctx: Kernel) {
 
   app.delete('/api/log/deleteAll', async (request) => {
     const actor = admin(request);
-    const deleted = await db.transaction(async (tx) => {
-      const n = await deleteLog(tx, actor.orgId);
-      await appendLog(tx, actor, {
-        resource: 'operationLog',
-        recordId: null,
-        action: 'deleteAll',
-        after: { deleted: n },
-        ip: request.ip,
-      });
-      return n;
-    });
+    const deleted = await db.transaction((tx) => emptyLog(tx, actor, request.ip));
     return okMessage(request, 'common.ok', { deleted });
+  });
+
+  /** The administrator's check of the organisation's log chain (issue 20): the first broken link, if any. */
+  app.get('/api/log/verifyChain', async (request) => {
+    const actor = admin(request);
+    return ok(await verifyChain(db, actor.orgId));
   });
 }

@@ -29,9 +29,14 @@ export const messages = {
     'zh-CN': '用户名或密码错误，再错{n}次账号将被锁定',
     'en-US': 'Wrong user name or password; {n} more failures will lock the account',
   },
-  'login.locked': {
-    'zh-CN': '账号已被锁定，请联系管理员解锁',
-    'en-US': 'The account is locked; ask an administrator to unlock it',
+  'login.lockedFor': {
+    'zh-CN': '密码错误次数过多，账号已临时锁定，请{n}分钟后再试或联系管理员解锁',
+    'en-US':
+      'Too many wrong passwords: the account is locked for {n} minutes; try again then, or ask an administrator to unlock it',
+  },
+  'auth.tooManyRequests': {
+    'zh-CN': '尝试过于频繁，请{n}秒后再试',
+    'en-US': 'Too many attempts; try again in {n} seconds',
   },
   'login.badClient': { 'zh-CN': '客户端无效', 'en-US': 'Unknown client' },
   'login.badGrant': { 'zh-CN': '不支持的授权类型', 'en-US': 'Unsupported grant type' },
@@ -52,6 +57,22 @@ export const messages = {
     'en-US': 'Someone else changed this record; reload and try again',
   },
   'common.serverError': { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
+  'input.badId': {
+    'zh-CN': '路径中的{name}必须是1到{max}之间的整数',
+    'en-US': 'The {name} in the path must be a whole number from 1 to {max}',
+  },
+  'input.nul': {
+    'zh-CN': '输入不能包含空字符（{field}）',
+    'en-US': 'The input must not contain NUL characters ({field})',
+  },
+  'input.tooDeep': { 'zh-CN': '输入的嵌套层级超过{max}层', 'en-US': 'The input is nested more than {max} levels deep' },
+  'input.badJson': { 'zh-CN': '请求内容不是有效的JSON', 'en-US': 'The request body is not valid JSON' },
+  'input.tooLarge': { 'zh-CN': '请求内容过大', 'en-US': 'The request body is too large' },
+  'input.badMediaType': { 'zh-CN': '不支持的请求内容类型', 'en-US': 'Unsupported content type' },
+  'input.badRequest': { 'zh-CN': '请求格式不正确', 'en-US': 'Malformed request' },
+  'input.badUrl': { 'zh-CN': '请求地址编码不正确', 'en-US': 'The request URL is not validly encoded' },
+  'input.urlTooLong': { 'zh-CN': '请求地址过长', 'en-US': 'The request URL is too long' },
+  'input.headersTooLarge': { 'zh-CN': '请求头过大', 'en-US': 'The request headers are too large' },
   'user.accountTaken': { 'zh-CN': '账号已存在', 'en-US': 'This account already exists' },
   'user.cannotDeleteSelf': {
     'zh-CN': '不能删除当前登录的账号',

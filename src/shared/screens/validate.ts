@@ -1,25 +1,22 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import type { FieldDef, ScreenSchema } from '../generated/screen.js';
 import type { Locale } from '../i18n/messages.js';
 import { fieldJsonSchema, recordJsonSchema } from './fields.js';
 import { isEmpty, matches, type RecordValues } from './predicate.js';
 import { screenMessage, type ScreenMessageKey } from './messages.js';
+import { schemaErrors, type SchemaError } from './schemaCheck.js';
 
-// ajv-formats is CommonJS; under some loaders its function is on .default.
-const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
+type ErrorObject = SchemaError;
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-addFormats(ajv, ['email']);
-const compiled = new WeakMap<readonly FieldDef[], ValidateFunction>();
+const schemas = new WeakMap<readonly FieldDef[], object>();
 
-function validatorFor(fields: readonly FieldDef[]): ValidateFunction {
-  let fn = compiled.get(fields);
-  if (!fn) {
-    fn = ajv.compile(recordJsonSchema(fields));
-    compiled.set(fields, fn);
+/** The JSON Schema of a record of these fields, made once per field list. */
+function schemaFor(fields: readonly FieldDef[]): object {
+  let schema = schemas.get(fields);
+  if (!schema) {
+    schema = recordJsonSchema(fields);
+    schemas.set(fields, schema);
   }
-  return fn;
+  return schema;
 }
 
 export interface FieldError {
@@ -29,7 +26,7 @@ export interface FieldError {
   message: string;
 }
 
-function ajvErrorKey(field: FieldDef, error: ErrorObject): { key: ScreenMessageKey; n?: number } {
+function schemaErrorKey(field: FieldDef, error: ErrorObject): { key: ScreenMessageKey; n?: number } {
   switch (error.keyword) {
     case 'maxLength':
       return { key: 'field.maxLength', n: error.params.limit as number };
@@ -62,7 +59,7 @@ function ajvErrorKey(field: FieldDef, error: ErrorObject): { key: ScreenMessageK
   }
 }
 
-/** The deepest ajv error per field: anyOf [value, null] reports both branches; the value's one says why. */
+/** The deepest error per field: anyOf [value, null] reports both branches; the value's one says why. */
 function fieldErrors(fields: readonly FieldDef[], errors: ErrorObject[], locale: Locale): FieldError[] {
   const out = new Map<string, FieldError>();
   for (const error of errors) {
@@ -75,7 +72,7 @@ function fieldErrors(fields: readonly FieldDef[], errors: ErrorObject[], locale:
       (error.keyword === 'type' && error.params.type === 'null')
     )
       continue;
-    const { key: messageKey, n } = ajvErrorKey(field, error);
+    const { key: messageKey, n } = schemaErrorKey(field, error);
     const message =
       messageKey === 'field.pattern' && field.patternMessage
         ? field.patternMessage[locale]
@@ -135,14 +132,14 @@ function crossFieldErrors(screen: ScreenSchema, record: RecordValues, locale: Lo
 }
 
 /**
- * Checks a record against its screen: value types, lengths, ranges and patterns (ajv, compiled from the
- * field definitions), required and conditionally required fields, decimals, and cross-field rules.
+ * Checks a record against its screen: value types, lengths, ranges and patterns (the JSON Schema of the
+ * field definitions, walked by schemaCheck.ts: no generated code, so the browser needs no eval), required and conditionally required fields, decimals, and cross-field rules.
  * The browser runs it before sending; the server runs it again and answers the same messages.
  */
 export function validateRecord(screen: ScreenSchema, record: RecordValues, locale: Locale = 'zh-CN'): FieldError[] {
   const fields = screen.fields;
-  const validate = validatorFor(fields);
-  const typeErrors = validate(record) ? [] : fieldErrors(fields, validate.errors ?? [], locale);
+  const found = schemaErrors(schemaFor(fields), record);
+  const typeErrors = found.length === 0 ? [] : fieldErrors(fields, found, locale);
   const seen = new Set(typeErrors.map((e) => e.field));
   const later = [...requiredErrors(fields, record, locale), ...precisionErrors(fields, record, locale)].filter(
     (e) => !seen.has(e.field) && (seen.add(e.field), true),

@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import Form from '@rjsf/antd';
 import type { ErrorSchema, FieldTemplateProps, ObjectFieldTemplateProps, RegistryWidgetsType } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
 import { useSnapshot } from 'valtio';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { formFields } from '../../shared/screens/fields';
@@ -21,6 +20,7 @@ import {
 } from './widgets/SelectWidgets';
 import { TreeCheckWidget } from './widgets/TreeCheckWidget';
 import { FileWidget } from './widgets/FileWidget';
+import { formValidator } from './formValidator';
 
 /**
  * The form of a record (the form controller and its view, react-admin's split): an rjsf form built
@@ -145,7 +145,7 @@ export function RecordForm({ screen, mode, form, serverErrors = [] }: Props) {
       formContext={formContext}
       widgets={widgets}
       templates={templates}
-      validator={validator}
+      validator={formValidator}
       noValidate
       noHtml5Validate
       showErrorList={false}

@@ -1,5 +1,8 @@
 import type { Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
+import type { AuthUser } from '../identity/actor.js';
+import { lockChain } from './chain.js';
+import { appendLog } from './log.js';
 
 /** What the operation-log screen filters on: account, resource, action and a time window. */
 export interface LogFilter {
@@ -50,8 +53,29 @@ export async function findLog(db: Queryable, orgId: number, f: LogFilter, page: 
   return { records, total: total?.n ?? 0 };
 }
 
-/** Empties the organisation's log; answers how many entries went. */
-export async function deleteLog(db: Queryable, orgId: number): Promise<number> {
-  const rows = await db.query<{ id: number }>('delete from operation_log where org_id = $1 returning id', [orgId]);
-  return rows.length;
+/**
+ * Empties the organisation's log (spec 7.7 deleteAll) without breaking its chain: the checkpoint entry
+ * that records the emptying is appended first, chained to the last entry, then every entry before it
+ * goes. The checkpoint keeps how many went, up to which place, and their last hash; the new log starts
+ * with it. Answers how many entries went.
+ */
+export async function emptyLog(db: Queryable, actor: Pick<AuthUser, 'id' | 'userAccount' | 'orgId'>, ip: string) {
+  await lockChain(db, actor.orgId);
+  const last = await one<{ n: number; seq: string | null; hash: string | null }>(
+    db,
+    `select count(*)::int as n, max(seq) as seq, (select hash from operation_log where org_id = $1 order by seq desc limit 1) as hash
+       from operation_log where org_id = $1`,
+    [actor.orgId],
+  );
+  const deleted = last?.n ?? 0;
+  await appendLog(db, actor, {
+    resource: 'operationLog',
+    recordId: null,
+    action: 'deleteAll',
+    after: { deleted, throughSeq: last?.seq === null ? null : Number(last?.seq), lastHash: last?.hash ?? null },
+    ip,
+  });
+  if (last?.seq !== null && last?.seq !== undefined)
+    await db.query('delete from operation_log where org_id = $1 and seq <= $2', [actor.orgId, last.seq]);
+  return deleted;
 }

@@ -13,9 +13,10 @@ export const UNLOGGED_WRITE = 'write without an operation-log entry';
 /**
  * Tables whose rows are the server's own bookkeeping rather than lab data: sign-in sessions, the
  * engine's saved state (its steps are logged as the task completions and starts that cause them),
- * the demo fingerprint. Writing them needs no entry of its own.
+ * the demo fingerprint, the count of wrong passwords per name (a lock is logged when it happens).
+ * Writing them needs no entry of its own.
  */
-const BOOKKEEPING = new Set(['session_token', 'demo_seed', 'process_instance', 'workflow_history']);
+const BOOKKEEPING = new Set(['session_token', 'demo_seed', 'process_instance', 'workflow_history', 'login_guard']);
 
 interface Watch {
   tables: Set<string>;

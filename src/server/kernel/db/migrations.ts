@@ -352,6 +352,93 @@ create table demo_seed (
 
 migrations.push({
   version: 10,
+  name: 'sign-in failures counted per name, locks that expire',
+  sql: `
+-- Wrong passwords are counted per name as typed, whether or not an account has it, so that a stranger
+-- is answered alike for both (issue 20); a lock lasts until locked_until and grows with each lockout.
+create table login_guard (
+  account text primary key,
+  failures integer not null default 0,
+  lockouts integer not null default 0,
+  locked_until timestamptz,
+  last_failure_at timestamptz not null default now()
+);
+create index login_guard_last_failure_idx on login_guard (last_failure_at);
+-- Accounts locked under the old rule stay locked for a while; an administrator may unlock them at once.
+insert into login_guard (account, failures, lockouts, locked_until)
+  select user_account, case when locked then 0 else failed_attempts end, case when locked then 1 else 0 end,
+         case when locked then now() + interval '1 hour' end
+    from app_user where locked or failed_attempts > 0;
+alter table app_user drop column locked, drop column failed_attempts;
+`,
+});
+
+migrations.push({
+  version: 11,
+  name: 'the operation log as a hash chain per organisation',
+  sql: `
+-- Each entry carries its place in its organisation's log (seq), the hash of the entry before it and its
+-- own hash over its content and that one (issue 20): an entry edited or removed in the database breaks
+-- the chain where it stood, and npm run audit:verify finds it. The database keeps the chain itself, in a
+-- trigger, so that no writer of the log can forget it.
+alter table operation_log add column seq bigint, add column prev_hash text, add column hash text;
+
+-- The hash of an entry: sha-256 over the previous hash and the entry's fields as a JSON array (jsonb
+-- prints its values one way only; the time in microseconds, whatever the session's time zone).
+create function operation_log_hash(prev text, e operation_log) returns text language sql immutable as $fn$
+  select encode(sha256(convert_to(coalesce(prev, '') || jsonb_build_array(
+    e.id, e.seq, e.org_id, (extract(epoch from e.at) * 1000000)::bigint, e.user_id, e.user_account, e.resource,
+    e.record_id, e.action, e.before, e.after, e.ip)::text, 'UTF8')), 'hex')
+$fn$;
+
+-- Appends in one organisation are serialised by a lock held to the end of the appending transaction,
+-- so two writers never chain to the same entry; each statement below sees what committed before it.
+create function operation_log_chain() returns trigger language plpgsql as $fn$
+declare
+  last record;
+begin
+  perform pg_advisory_xact_lock(720402, coalesce(new.org_id, -1));
+  if new.org_id is null then
+    select seq, hash into last from operation_log where org_id is null order by seq desc limit 1;
+  else
+    select seq, hash into last from operation_log where org_id = new.org_id order by seq desc limit 1;
+  end if;
+  new.seq := coalesce(last.seq, 0) + 1;
+  new.prev_hash := last.hash;
+  new.hash := operation_log_hash(new.prev_hash, new);
+  return new;
+end
+$fn$;
+
+-- The entries already there, chained in the order they were written.
+update operation_log l set seq = n.seq
+  from (select id, row_number() over (partition by org_id order by id) as seq from operation_log) n
+ where n.id = l.id;
+do $fn$
+declare
+  e operation_log;
+  prev text;
+  prev_org integer;
+  first boolean := true;
+begin
+  for e in select * from operation_log order by org_id nulls first, seq loop
+    if first or e.org_id is distinct from prev_org then prev := null; end if;
+    first := false;
+    prev_org := e.org_id;
+    update operation_log set prev_hash = prev, hash = operation_log_hash(prev, e) where id = e.id
+      returning hash into prev;
+  end loop;
+end
+$fn$;
+
+alter table operation_log alter column seq set not null, alter column hash set not null;
+create unique index operation_log_chain_idx on operation_log (org_id, seq);
+create trigger operation_log_chain before insert on operation_log for each row execute function operation_log_chain();
+`,
+});
+
+migrations.push({
+  version: 12,
   name: 'record events (lifecycle history) and issued barcodes',
   sql: `
 -- What happened to a record, in order: its transitions (from, to, who, where, why) and the steps of

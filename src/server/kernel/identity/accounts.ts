@@ -24,13 +24,15 @@ export interface PublicUser {
 }
 
 const USER_COLUMNS = `u.id, u.user_account as "userAccount", u.user_name as "userName", u.phone, u.email,
-  u.org_id as "orgId", o.name as "orgName", u.password_flag as "passwordFlag", u.locked,
-  u.failed_attempts as "failedAttempts", u.disabled_menu_ids as "disabledMenuIds", u.avatar, u.introduction,
+  u.org_id as "orgId", o.name as "orgName", u.password_flag as "passwordFlag",
+  coalesce(g.locked_until > now(), false) as locked, coalesce(g.failures, 0) as "failedAttempts", u.disabled_menu_ids as "disabledMenuIds", u.avatar, u.introduction,
   u.version, u.created_at as "createdAt", u.updated_at as "updatedAt",
   array(select ur.role_id from user_role ur where ur.user_id = u.id order by ur.role_id) as "roleIds",
   array(select r.code from user_role ur join role r on r.id = ur.role_id where ur.user_id = u.id order by r.id) as roles`;
 
-const FROM = 'from app_user u join organization o on o.id = u.org_id';
+// The lock of an account is its name's sign-in guard (lockout.ts).
+const FROM =
+  'from app_user u join organization o on o.id = u.org_id left join login_guard g on g.account = u.user_account';
 
 export function getUser(db: Queryable, id: number): Promise<PublicUser | undefined> {
   return one<PublicUser>(db, `select ${USER_COLUMNS} ${FROM} where u.id = $1`, [id]);
@@ -66,49 +68,30 @@ export interface LoginRow {
   userAccount: string;
   orgId: number;
   passwordHash: string;
-  locked: boolean;
-  failedAttempts: number;
 }
 
 export function findForLogin(db: Queryable, userAccount: string): Promise<LoginRow | undefined> {
   return one<LoginRow>(
     db,
-    `select id, user_account as "userAccount", org_id as "orgId", password_hash as "passwordHash", locked, failed_attempts as "failedAttempts"
+    `select id, user_account as "userAccount", org_id as "orgId", password_hash as "passwordHash"
        from app_user where user_account = $1`,
     [userAccount],
   );
 }
 
-export const MAX_FAILED_ATTEMPTS = 5;
-
-/** Counts a wrong password atomically, so parallel guesses cannot slip past the lockout. */
-export async function recordFailedLogin(
-  db: Queryable,
-  id: number,
-): Promise<{ failedAttempts: number; locked: boolean }> {
-  const row = await one<{ failedAttempts: number; locked: boolean }>(
-    db,
-    `update app_user set failed_attempts = failed_attempts + 1, locked = locked or failed_attempts + 1 >= $2
-      where id = $1 returning failed_attempts as "failedAttempts", locked`,
-    [id, MAX_FAILED_ATTEMPTS],
-  );
-  return row ?? { failedAttempts: MAX_FAILED_ATTEMPTS, locked: true };
-}
-
-export async function recordGoodLogin(db: Queryable, id: number): Promise<void> {
-  await db.query('update app_user set failed_attempts = 0 where id = $1 and failed_attempts <> 0', [id]);
-}
-
+/** An administrator's unlock: the account's name starts afresh (lockout.ts). */
 export async function unlockUser(db: Queryable, id: number): Promise<void> {
-  await db.query('update app_user set locked = false, failed_attempts = 0, updated_at = now() where id = $1', [id]);
+  await db.query('delete from login_guard where account = (select user_account from app_user where id = $1)', [id]);
+  await db.query('update app_user set updated_at = now() where id = $1', [id]);
 }
 
+/** A new password (the user's own, or an administrator's reset) also lifts a lock on the account. */
 export async function setPassword(db: Queryable, id: number, hash: string, passwordFlag: 0 | 1): Promise<void> {
   await db.query(
-    `update app_user set password_hash = $2, password_flag = $3, locked = false, failed_attempts = 0,
-            version = version + 1, updated_at = now() where id = $1`,
+    `update app_user set password_hash = $2, password_flag = $3, version = version + 1, updated_at = now() where id = $1`,
     [id, hash, passwordFlag],
   );
+  await unlockUser(db, id);
 }
 
 export function passwordHashOf(db: Queryable, id: number): Promise<{ passwordHash: string } | undefined> {

@@ -5,13 +5,16 @@ import { sendError } from '../http/envelope.js';
 import { checkToken } from './sessions.js';
 
 /**
- * Every /api route needs a live bearer token unless it is marked public. Unknown, revoked or expired
- * tokens get 401; a token left unused past the idle limit gets 511 (spec 8) and is revoked.
+ * Every route needs a live bearer token unless it declares itself public (config.public): decided by
+ * the route the router matched, never by the URL's text, so that `/%61pi/user/me` (the same route,
+ * encoded) is refused as `/api/user/me` is. A request that matches no route answers 404 from the
+ * not-found handler (which serves the app's pages). Unknown, revoked or expired tokens get 401; a
+ * token left unused past the idle limit gets 511 (spec 8) and is revoked.
  */
 export function installAuthHook(app: FastifyInstance, ctx: Kernel): void {
   app.decorateRequest('actor', undefined);
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || request.routeOptions.config?.public) return;
+    if (request.is404 || request.routeOptions.config?.public) return;
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) return sendError(reply, 401, t('auth.required', request.locale));

@@ -4,12 +4,13 @@ import { screenAllows } from '../../../shared/screens/access.js';
 import type { Kernel } from '../context.js';
 import { forbidden, notFound, ok } from '../http/envelope.js';
 import { actorOf } from '../http/request.js';
+import { textIdParams } from '../http/input.js';
 import { servedScreen } from './served.js';
 
 /** The screen schemas the browser renders (issue 7), each to the roles its file names. */
 export async function screenRoutes(app: FastifyInstance, ctx: Kernel) {
   /** One screen schema; 403 when the caller's roles may not read it. */
-  app.get<{ Params: { id: string } }>('/api/ui/screens/:id', async (request) => {
+  app.get<{ Params: { id: string } }>('/api/ui/screens/:id', { schema: { params: textIdParams } }, async (request) => {
     const screen = ctx.screens.get(request.params.id);
     if (!screen) throw notFound();
     if (!screenAllows(screen, 'read', actorOf(request).roles)) throw forbidden();

@@ -8,6 +8,7 @@ import { actorOf, intParam } from '../../kernel/http/request.js';
 import { deleteInstance, listDeployments, listInstances, setSuspended } from './manage.js';
 import type { WorkflowEngine } from './service.js';
 import { startForSpecimen } from './specimen.js';
+import { textIdParams } from '../../kernel/http/input.js';
 
 /**
  * The workflow manager's calls (spec 2.1 /activiti/manage) and the sample-entry screen's start
@@ -41,20 +42,32 @@ export async function manageRoutes(app: FastifyInstance, ctx: Kernel, engine: Wo
     return actor;
   }
 
-  app.post<{ Params: { id: string } }>('/api/workflow/process/:id/suspend', async (request) => {
-    await setSuspended(db, adminOf(request), request.params.id, true);
-    return okMessage(request, 'workflow.suspended', null);
-  });
+  app.post<{ Params: { id: string } }>(
+    '/api/workflow/process/:id/suspend',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      await setSuspended(db, adminOf(request), request.params.id, true);
+      return okMessage(request, 'workflow.suspended', null);
+    },
+  );
 
-  app.post<{ Params: { id: string } }>('/api/workflow/process/:id/resume', async (request) => {
-    await setSuspended(db, adminOf(request), request.params.id, false);
-    return okMessage(request, 'workflow.resumed', null);
-  });
+  app.post<{ Params: { id: string } }>(
+    '/api/workflow/process/:id/resume',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      await setSuspended(db, adminOf(request), request.params.id, false);
+      return okMessage(request, 'workflow.resumed', null);
+    },
+  );
 
-  app.delete<{ Params: { id: string } }>('/api/workflow/process/:id', async (request) => {
-    await deleteInstance(db, adminOf(request), request.params.id);
-    return okMessage(request, 'workflow.instanceDeleted', null);
-  });
+  app.delete<{ Params: { id: string } }>(
+    '/api/workflow/process/:id',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      await deleteInstance(db, adminOf(request), request.params.id);
+      return okMessage(request, 'workflow.instanceDeleted', null);
+    },
+  );
 
   /** A specimen screen's row command: the specimen starts the process of its category (when its entry could not). */
   app.post<{ Params: { id: string } }>('/api/workflow/specimen/:id/start', async (request) => {

@@ -10,6 +10,7 @@ import { mayHandle, taskFormPage, type WorkflowEngine } from './service.js';
 import { engineOf } from './engineOf.js';
 import { recordTaskOnSpecimen } from './specimen.js';
 import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
+import { textIdParams } from '../../kernel/http/input.js';
 
 /** The process and task calls of the running workflow (issue 5), in the spec's resultCode envelope. */
 const startBody = {
@@ -203,48 +204,56 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     return instance;
   }
 
-  app.get<{ Params: { id: string } }>('/api/workflow/process/:id', async (request) => {
-    const row = await instanceFor(request);
-    // The engine's saved state is ours to read, not the browser's.
-    const instance = { ...row, engineState: undefined, runtime: undefined };
-    const children = await db.query<{ id: string; processKey: string; status: string }>(
-      'select id, process_key as "processKey", status from process_instance where parent_id = $1 order by started_at',
-      [instance.id],
-    );
-    const tasks = await db.query<TaskRow>(
-      `select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`,
-      [instance.id],
-    );
-    return ok({ ...instance, children, tasks });
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/workflow/process/:id',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      const row = await instanceFor(request);
+      // The engine's saved state is ours to read, not the browser's.
+      const instance = { ...row, engineState: undefined, runtime: undefined };
+      const children = await db.query<{ id: string; processKey: string; status: string }>(
+        'select id, process_key as "processKey", status from process_instance where parent_id = $1 order by started_at',
+        [instance.id],
+      );
+      const tasks = await db.query<TaskRow>(
+        `select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`,
+        [instance.id],
+      );
+      return ok({ ...instance, children, tasks });
+    },
+  );
 
   /** The 流程追踪 viewer's data: the deployed diagram, elements passed, elements waiting, history. */
-  app.get<{ Params: { id: string } }>('/api/workflow/process/:id/trace', async (request) => {
-    const instance = await instanceFor(request);
-    const deployment = await getDeployment(db, instance.deploymentId);
-    const history = await historyOf(db, instance.id);
-    const active = await db.query<{ elementId: string }>(
-      `select distinct element_id as "elementId" from workflow_task where instance_id = $1 and status = 'active'`,
-      [instance.id],
-    );
-    const calls = await db.query<{ elementId: string }>(
-      `select distinct regexp_replace(parent_execution_id, '_[^_]+$', '') as "elementId" from process_instance where parent_id = $1 and status = 'running'`,
-      [instance.id],
-    );
-    // Elements ended and sequence flows taken: the path the viewer draws as done.
-    const finished = [
-      ...new Set(history.filter((h) => h.event === 'end' || h.event === 'take').map((h) => h.elementId)),
-    ];
-    return ok({
-      bpmnXml: deployment?.xml ?? null,
-      processKey: instance.processKey,
-      businessKey: instance.businessKey,
-      status: instance.status,
-      finished,
-      active: [...active, ...calls].map((a) => a.elementId),
-      history: history.filter((h) => h.event !== 'take'),
-    });
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/workflow/process/:id/trace',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      const instance = await instanceFor(request);
+      const deployment = await getDeployment(db, instance.deploymentId);
+      const history = await historyOf(db, instance.id);
+      const active = await db.query<{ elementId: string }>(
+        `select distinct element_id as "elementId" from workflow_task where instance_id = $1 and status = 'active'`,
+        [instance.id],
+      );
+      const calls = await db.query<{ elementId: string }>(
+        `select distinct regexp_replace(parent_execution_id, '_[^_]+$', '') as "elementId" from process_instance where parent_id = $1 and status = 'running'`,
+        [instance.id],
+      );
+      // Elements ended and sequence flows taken: the path the viewer draws as done.
+      const finished = [
+        ...new Set(history.filter((h) => h.event === 'end' || h.event === 'take').map((h) => h.elementId)),
+      ];
+      return ok({
+        bpmnXml: deployment?.xml ?? null,
+        processKey: instance.processKey,
+        businessKey: instance.businessKey,
+        status: instance.status,
+        finished,
+        active: [...active, ...calls].map((a) => a.elementId),
+        history: history.filter((h) => h.event !== 'take'),
+      });
+    },
+  );
 
   await manageRoutes(app, ctx, engine);
 }

@@ -27,7 +27,7 @@ function own(models: ProcessModel[], orgId: number): ProcessModel[] {
 }
 
 /** Main lab → base organisation: the base copy is refreshed, its labs learn of the newer version. */
-export async function syncUp(tx: Queryable, actor: AuthUser, modelIds: string[]): Promise<number> {
+export async function syncUp(tx: Queryable, actor: AuthUser, modelIds: string[], ip: string): Promise<number> {
   const models = own(await modelsByIds(tx, modelIds), actor.orgId);
   if (models.length === 0) throw badRequest('publicData.noRows');
   for (const model of models) {
@@ -41,12 +41,13 @@ export async function syncUp(tx: Queryable, actor: AuthUser, modelIds: string[])
     recordId: null,
     action: 'sync',
     after: { ids: modelIds },
+    ip,
   });
   return models.length;
 }
 
 /** A lab takes the newer version of its flagged copies. */
-export async function confirmUpdates(tx: Queryable, actor: AuthUser, modelIds: string[]): Promise<number> {
+export async function confirmUpdates(tx: Queryable, actor: AuthUser, modelIds: string[], ip: string): Promise<number> {
   const copies = own(await modelsByIds(tx, modelIds), actor.orgId).filter(
     (m) => m.syncFlag === 2 && m.newVersion > 1 && m.sourceId,
   );
@@ -60,6 +61,7 @@ export async function confirmUpdates(tx: Queryable, actor: AuthUser, modelIds: s
     recordId: null,
     action: 'confirmUpdate',
     after: { ids: copies.map((c) => c.id) },
+    ip,
   });
   return copies.length;
 }
@@ -70,6 +72,7 @@ export async function issue(
   actor: AuthUser,
   modelIds: string[],
   orgIdsValue: unknown,
+  ip: string,
 ): Promise<{ copied: number; distributed: boolean }> {
   const distributed = actor.orgId === BASE_ORG_ID;
   const targets = distributed ? orgIdsOf(orgIdsValue).filter((id) => id !== BASE_ORG_ID) : [actor.orgId];
@@ -87,6 +90,7 @@ export async function issue(
     recordId: null,
     action: distributed ? 'distribute' : 'import',
     after: { ids: modelIds, orgIds: targets },
+    ip,
   });
   return { copied: sources.length * targets.length, distributed };
 }

@@ -21,6 +21,7 @@ import {
   type NewModel,
 } from './repository.js';
 import { checkBpmnXml, emptyDiagram } from './xml.js';
+import { textIdParams } from '../../kernel/http/input.js';
 
 /** The process-model calls of spec 7.5, with their paths, payloads and envelopes. */
 const insertBody = {
@@ -90,6 +91,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
             recordId: created.id,
             action: 'create',
             after: created,
+            ip: request.ip,
           });
           return created;
         });
@@ -116,21 +118,25 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
     return { ...ok(rows.slice((page - 1) * size, page * size)), total: rows.length };
   });
 
-  app.get<{ Params: { id: string } }>('/api/workflow/model/:id/xml', async (request) => {
-    const { model } = await modelFor(request, request.params.id, 'read');
-    const xml = await getXml(db, model.id);
-    return ok({
-      modelId: model.id,
-      name: model.name,
-      key: model.key,
-      bpmnXml: xml?.bpmnXml ?? emptyDiagram(model.key, model.name),
-      svgXml: xml?.svgXml ?? null,
-    });
-  });
+  app.get<{ Params: { id: string } }>(
+    '/api/workflow/model/:id/xml',
+    { schema: { params: textIdParams } },
+    async (request) => {
+      const { model } = await modelFor(request, request.params.id, 'read');
+      const xml = await getXml(db, model.id);
+      return ok({
+        modelId: model.id,
+        name: model.name,
+        key: model.key,
+        bpmnXml: xml?.bpmnXml ?? emptyDiagram(model.key, model.name),
+        svgXml: xml?.svgXml ?? null,
+      });
+    },
+  );
 
   app.post<{ Params: { id: string }; Body: { bpmn_xml?: string; svg_xml?: string } }>(
     '/api/workflow/model/:id/xml/save',
-    { bodyLimit: 20 * 1024 * 1024 },
+    { bodyLimit: 20 * 1024 * 1024, schema: { params: textIdParams } },
     async (request) => {
       const { actor, model } = await modelFor(request, request.params.id, 'update');
       const bpmnXml = String(request.body?.bpmn_xml ?? '');
@@ -144,6 +150,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
           action: 'saveXml',
           before: { version: model.version },
           after: { version: row.version },
+          ip: request.ip,
         });
         return row;
       });
@@ -160,6 +167,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         recordId: model.id,
         action: 'delete',
         before: model,
+        ip: request.ip,
       });
     });
     return okMessage(request, 'processModel.deleted', null);
@@ -192,6 +200,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         recordId: model.id,
         action: 'deploy',
         after: deployed,
+        ip: request.ip,
       });
     });
     return okMessage(request, 'processModel.deployed', deployed);
@@ -217,11 +226,11 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
     const flag = Number(body.syncFlag);
     if (flag === 1) {
       if (org.labType !== 'main') throw forbidden();
-      const n = await db.transaction((tx) => syncUp(tx, actor, ids(body.ids)));
+      const n = await db.transaction((tx) => syncUp(tx, actor, ids(body.ids), request.ip));
       return done(request, 'processModel.synced', { synced: n });
     }
     if (flag === 2) {
-      const n = await db.transaction((tx) => confirmUpdates(tx, actor, ids(body.ids)));
+      const n = await db.transaction((tx) => confirmUpdates(tx, actor, ids(body.ids), request.ip));
       return done(request, 'processModel.confirmed', { confirmed: n });
     }
     throw badRequest('processModel.badSyncFlag');
@@ -230,7 +239,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
   app.post<{ Body: PublicBody; Querystring: PublicBody }>('/api/workflow/issueModel', async (request) => {
     const { actor } = await publicActor(request);
     const body = payload(request);
-    const result = await db.transaction((tx) => issue(tx, actor, ids(body.ids), body.orgIds));
+    const result = await db.transaction((tx) => issue(tx, actor, ids(body.ids), body.orgIds, request.ip));
     return done(request, result.distributed ? 'processModel.issued' : 'processModel.imported', {
       copied: result.copied,
     });
