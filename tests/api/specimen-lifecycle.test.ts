@@ -6,19 +6,12 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { pdfText } from '../support/pdfText';
+import type { RecordEvent } from '../../src/shared/lifecycle/events';
 
 /** One specimen from entry on: its issued barcode, its lifecycle enforced by the server, its history. */
 type Specimen = Record<string, unknown> & { id: number; version: number; barcode: string; status: string };
 type Page<T> = { records: T[]; total: number };
-interface Event {
-  kind: string;
-  name: string;
-  fromState: string | null;
-  toState: string | null;
-  actorName: string | null;
-  orgName: string | null;
-  details: Record<string, unknown>;
-}
+type Event = RecordEvent;
 interface Transition {
   name: string;
   from: string[];

@@ -34,6 +34,11 @@ function storeOf(handovers: StoredRecord[], lastNumberOfDay = 0): RecordStore {
   );
   const fake = {
     async find(_db: Queryable, resource: string, orgId: number, where: { barcode?: string[] }) {
+      // Every barcode but those starting with X is a registered specimen of the lab.
+      if (resource === 'specimen')
+        return (where.barcode ?? [])
+          .filter((b) => !b.startsWith('X'))
+          .map((barcode) => row({ barcode, status: 'registered' }));
       if (resource !== 'handoverItem') return [];
       return lines.filter((l) => l.orgId === orgId && where.barcode?.includes(String(l.data.barcode)));
     },
@@ -158,12 +163,17 @@ describe('a specimen is on one open handover at a time', () => {
   });
 });
 
+/** The specimen's screen as far as a handover reads it: which states a specimen may be sent from. */
+const screens = {
+  owner: () => ({ fields: [], resource: { lifecycle: { transitions: [{ name: 'send', from: ['registered'] }] } } }),
+};
+
 describe('what the server keeps on every write of a handover', () => {
   const now = new Date(2026, 2, 5, 9, 7, 3);
   const actor = { id: 7, orgId: ORG, userName: '张护士', userAccount: 'zhang' };
   const write = (data: Record<string, unknown>, current?: StoredRecord, records = storeOf([], 7)) =>
     handoverRules.hooks.beforeWrite!(
-      { tx, kernel: { records, now: () => now }, actor, locale: 'en-US', current } as unknown as WriteContext,
+      { tx, kernel: { records, screens, now: () => now }, actor, locale: 'en-US', current } as unknown as WriteContext,
       data,
     );
 
@@ -178,6 +188,12 @@ describe('what the server keeps on every write of a handover', () => {
       handedAt: stamp(now),
     });
     expect(stamp(now)).toBe('2026-03-05 09:07:03');
+  });
+
+  it('refuses a barcode that is no registered specimen', async () => {
+    expect((await refusal(() => write({ barcodes: 'N1\nX9' })))?.[0]?.message).toBe(
+      'Barcode X9 is no registered specimen; it cannot be handed over',
+    );
   });
 
   it('keeps a number, a name and a time the user gave', async () => {

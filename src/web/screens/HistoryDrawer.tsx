@@ -3,9 +3,8 @@ import { Alert, Drawer, Spin, Timeline, Typography } from 'antd';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { errorMessage } from '../api/http';
 import { useT, type UiKey } from '../i18n';
-import { dataProvider, type RecordEvent, type ScreenRecord } from './dataProvider';
-
-type ShownEvent = RecordEvent & { label?: string; fromLabel?: string | null; toLabel?: string | null };
+import type { ShownEvent } from '../../shared/lifecycle/events';
+import { dataProvider, type ScreenRecord } from './dataProvider';
 
 /** What a step was, in the user's language: a transition as its lifecycle names it, else the kind of step. */
 function title(e: ShownEvent, t: ReturnType<typeof useT>): string {

@@ -8,18 +8,7 @@ import type { RecordValues } from '../../shared/screens/predicate';
  */
 export type ScreenRecord = RecordValues & { id: number; version: number; labels?: Record<string, string | string[]> };
 
-/** One step of a record's history, as the server keeps it. */
-export interface RecordEvent {
-  id: number;
-  kind: string;
-  name: string;
-  fromState: string | null;
-  toState: string | null;
-  actorName: string | null;
-  orgName: string | null;
-  at: string;
-  details: Record<string, unknown>;
-}
+import type { ShownEvent } from '../../shared/lifecycle/events';
 
 export interface ListParams {
   page: number;
@@ -59,7 +48,7 @@ export const dataProvider = {
     ),
   getOne: (screen: ScreenSchema, id: number) => getResult<ScreenRecord>(one(screen, screen.endpoints?.get, id)),
   /** A record's history (its lifecycle's steps and the capabilities' steps on it), oldest first. */
-  getEvents: (screen: ScreenSchema, id: number) => getResult<RecordEvent[]>(`${base(screen)}/${id}/events`),
+  getEvents: (screen: ScreenSchema, id: number) => getResult<ShownEvent[]>(`${base(screen)}/${id}/events`),
   async create(screen: ScreenSchema, data: RecordValues) {
     const { data: body } = await http.post<Result<ScreenRecord>>(screen.endpoints?.create ?? base(screen), data);
     return body.resultObject;

@@ -1,18 +1,8 @@
 import type { Queryable } from '../db/database.js';
 
-/** One step in a record's history: a transition of its lifecycle, or a capability's step on it. */
-export interface RecordEvent {
-  id: number;
-  kind: 'transition' | 'handover' | 'task' | 'print' | 'entry' | string;
-  name: string;
-  fromState: string | null;
-  toState: string | null;
-  actorId: number | null;
-  actorName: string | null;
-  orgName: string | null;
-  at: Date;
-  details: Record<string, unknown>;
-}
+import type { RecordEvent } from '../../../shared/lifecycle/events.js';
+
+export type { RecordEvent };
 
 export interface NewEvent {
   resource: string;
