@@ -9,6 +9,7 @@ import { resourceBench } from './resources';
 import { workflowBench } from './workflow';
 import { screenBench } from './screens';
 import { engineBenchmark } from './engine';
+import { specimensBench } from './specimens';
 
 const benches = {
   auth: authBench,
@@ -17,6 +18,7 @@ const benches = {
   resources: resourceBench,
   workflow: workflowBench,
   engine: engineBenchmark,
+  specimens: specimensBench,
 };
 
 async function main() {

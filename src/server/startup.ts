@@ -31,7 +31,12 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
   if (config.seedDemo) await seedDemo(db, CAPABILITIES, setup);
   // One at a time: PostgreSQL refuses two "create index if not exists" of one name running together.
   const indexAll = async () => {
-    for (const screen of screens.list()) await ensureIndexes(db, screen).catch((e: unknown) => log(String(e)));
+    // A view's filters and sort run on its owner's rows: its indexes are on them too.
+    for (const screen of screens.list()) {
+      const owner = screens.storageOf(screen);
+      const stored = owner && owner !== screen ? { ...screen, resource: owner.resource } : screen;
+      await ensureIndexes(db, stored).catch((e: unknown) => log(String(e)));
+    }
   };
   screens.on('change', () => void indexAll());
   await indexAll();
