@@ -59,7 +59,8 @@ export async function scratchDatabase(adminUrl: string): Promise<{ url: string; 
  * a ratio to a bare endpoint (/healthz) of the same server in the same run. The server runs in this
  * process; its indexes are the ones the screen schema asks for (resources/repository.ts ensureIndexes).
  */
-async function listBench(records: number, databaseUrl: string | undefined): Promise<[string, string][]> {
+/** The server in this process on its own data (PGlite) or a scratch PostgreSQL database, seeded with the demo. */
+export async function openBenchServer(databaseUrl: string | undefined) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-'));
   const config = {
     ...readConfig({ LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl, PORT: '0' }),
@@ -68,6 +69,27 @@ async function listBench(records: number, databaseUrl: string | undefined): Prom
   const { db, screens } = await prepare(config);
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
   const app = await buildApp({ db, config, now: () => new Date(), screens, push });
+  return {
+    db,
+    app,
+    async close() {
+      await app.close();
+      await push.close();
+      await db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** /healthz of the same server in the same run, and a call's figures as a ratio to it. */
+export async function againstBare(url: string) {
+  const bare = await latency(`${url}/healthz`, {}, 300);
+  const figures = (l: Spread) => `${msSpread(l)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
+  return { row: ['GET /healthz (bare) p50 / p95', msSpread(bare)] as [string, string], figures };
+}
+
+async function listBench(records: number, databaseUrl: string | undefined): Promise<[string, string][]> {
+  const { db, app, close } = await openBenchServer(databaseUrl);
   try {
     await db.query('delete from resource_record where resource = $1', ['specimenType']);
     const started = performance.now();
@@ -87,8 +109,7 @@ async function listBench(records: number, databaseUrl: string | undefined): Prom
     const seeded = performance.now() - started;
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const auth = { authorization: `Bearer ${await tokenFor(url, 'admin', DEMO_PASSWORD)}` };
-    const bare = await latency(`${url}/healthz`, {}, 300);
-    const figures = (l: Spread) => `${msSpread(l)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
+    const { row: bareRow, figures } = await againstBare(url);
     const equals = await latency(
       `${url}/api/resources/specimenType?category=blood&sort=code,desc&page=3&size=50`,
       auth,
@@ -102,16 +123,13 @@ async function listBench(records: number, databaseUrl: string | undefined): Prom
     const plain = await latency(`${url}/api/resources/specimenType?page=2&size=50`, auth, 100);
     return [
       [`seeding ${records.toLocaleString()} (${db.kind})`, ms(seeded)],
-      ['GET /healthz (bare) p50 / p95', msSpread(bare)],
+      bareRow,
       ['list: equals filter + sort desc, page 3', figures(equals)],
       ['list: contains filter + sort', figures(contains)],
       ['list: default sort, page 2', figures(plain)],
     ];
   } finally {
-    await app.close();
-    await push.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 

@@ -1,15 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { buildApp } from '../src/server/app';
-import { readConfig } from '../src/server/kernel/config';
-import { PushHub } from '../src/server/kernel/push/hub';
-import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';
 import { api, tokenFor } from '../tests/support/client';
 import { enterSpecimens } from '../tests/support/specimens';
-import { latency, ms, msSpread, ratio, type Bench, type Spread } from './measure';
-import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
+import { latency, ms, type Bench } from './measure';
+import { againstBare, answers, openBenchServer, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
 
 const ENTERED = Number(process.env.BENCH_ENTERED) || 200;
 const PG_SPECIMENS = Number(process.env.BENCH_PG_SPECIMENS) || 1_000_000;
@@ -22,14 +15,7 @@ const GROUPS = ['bio', 'clin', 'imm', 'micro', 'histo', 'cyto', 'mol'];
  * group filter, newest received first) over many specimens, as a ratio to /healthz in the same run.
  */
 async function specimenBench(specimens: number, databaseUrl: string | undefined): Promise<[string, string][]> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-'));
-  const config = {
-    ...readConfig({ LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl, PORT: '0' }),
-    logLevel: 'error',
-  };
-  const { db, screens } = await prepare(config);
-  const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
-  const app = await buildApp({ db, config, now: () => new Date(), screens, push });
+  const { db, app, close } = await openBenchServer(databaseUrl);
   try {
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const token = await tokenFor(url, 'admin', DEMO_PASSWORD);
@@ -55,8 +41,7 @@ async function specimenBench(specimens: number, databaseUrl: string | undefined)
     }
     await db.query('analyze resource_record');
     const seeded = performance.now() - seedStart;
-    const bare = await latency(`${url}/healthz`, {}, 300);
-    const figures = (l: Spread) => `${msSpread(l)}  (${ratio(l.p50, bare.p50)} / ${ratio(l.p95, bare.p95)} of bare)`;
+    const { row: bareRow, figures } = await againstBare(url);
     const workList = await latency(
       `${url}/api/resources/inspectionCombinedQuery?status=received&receivedGroup=bio&sort=receivedAt,desc&size=50`,
       auth,
@@ -65,14 +50,11 @@ async function specimenBench(specimens: number, databaseUrl: string | undefined)
     return [
       ...rows,
       [`seeding ${specimens.toLocaleString()} specimens (${db.kind})`, ms(seeded)],
-      ['GET /healthz (bare) p50 / p95', msSpread(bare)],
+      bareRow,
       ['inspection work list: status + group, newest received', figures(workList)],
     ];
   } finally {
-    await app.close();
-    await push.close();
-    await db.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await close();
   }
 }
 
