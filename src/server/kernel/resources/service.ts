@@ -494,7 +494,7 @@ export class ResourceService {
         data[lifecycle.field] = transition.to;
         const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
         const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details };
-        await this.recordEvent(tx, call, row, { name, fromState: from, toState: transition.to, details });
+        await this.recordEvent(tx, call, row, { name, fromState: from, toState: transition.to, details }, org?.name);
         return row;
       },
       call,
@@ -507,8 +507,10 @@ export class ResourceService {
     call: Call,
     row: StoredRecord,
     e: { name: string; fromState?: string; toState: string; details?: Record<string, unknown> },
+    /** The organisation's name, when the caller has read it already. */
+    orgName?: string,
   ): Promise<void> {
-    const org = await getOrganization(tx, call.actor.orgId);
+    const name = orgName ?? (await getOrganization(tx, call.actor.orgId))?.name;
     await this.kernel().events.append(tx, {
       ...e,
       resource: call.screen.resource.name,
@@ -516,7 +518,7 @@ export class ResourceService {
       recordId: row.id,
       kind: 'transition',
       actor: call.actor,
-      orgName: org?.name,
+      orgName: name,
       at: this.kernel().now(),
     });
   }
