@@ -6,7 +6,16 @@ import { againstBare, answers, openBenchServer, POSTGRES_ADMIN_URL, scratchDatab
 
 const ENTERED = Number(process.env.BENCH_ENTERED) || 200;
 const PG_SPECIMENS = Number(process.env.BENCH_PG_SPECIMENS) || 1_000_000;
-const STATES = ['registered', 'collected', 'inTransit', 'received', 'inTesting', 'reviewed', 'reported'];
+/** A lab's specimens by state, per hundred: most are long reported, a few are on their way or at a bench. */
+const STATES = [
+  ...Array<string>(2).fill('registered'),
+  'collected',
+  'inTransit',
+  ...Array<string>(3).fill('received'),
+  ...Array<string>(2).fill('inTesting'),
+  'reviewed',
+  ...Array<string>(90).fill('reported'),
+];
 const GROUPS = ['bio', 'clin', 'imm', 'micro', 'histo', 'cyto', 'mol'];
 
 /**
@@ -32,7 +41,7 @@ async function specimenBench(specimens: number, databaseUrl: string | undefined)
       await db.query(
         `insert into resource_record (resource, org_id, data)
          select 'specimen', 1, jsonb_build_object('barcode', 'B' || lpad(i::text, 9, '0'), 'patientName', '患者' || i,
-           'sex', 'female', 'status', ($3::text[])[1 + i % 7], 'receivedGroup', ($4::text[])[1 + i % 7],
+           'sex', 'female', 'status', ($3::text[])[1 + i % 100], 'receivedGroup', ($4::text[])[1 + (i / 100) % 7],
            'receivedAt', to_char(timestamp '2026-01-01' + (i || ' minutes')::interval, 'YYYY-MM-DD HH24:MI:SS'),
            'collectedAt', '2026-01-01 08:00:00')
          from generate_series($1::int, $2::int) i`,

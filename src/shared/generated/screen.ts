@@ -347,6 +347,21 @@ export interface ListDef {
   scan?: {
     field: string;
   };
+  /**
+   * Indexes for the list's usual combination of filters: each one on the fields filtered by equality, in order, then the sort field, so a page of the work list reads only its own rows however many records there are. Single-field indexes come from a field's `index`.
+   */
+  indexes?: {
+    /**
+     * Fields compared by equality (filters in equals mode, or a lifecycle state).
+     *
+     * @minItems 1
+     */
+    equals: string[];
+    /**
+     * Field the list is sorted by, after the equality fields.
+     */
+    sort?: string;
+  }[];
 }
 export interface ActionsDef {
   toolbar?: ActionDef[];

@@ -104,6 +104,10 @@ async function lookup<T>(load: () => Promise<T[]>): Promise<Lookup<T>> {
   }
 }
 
+/** The specimen steps a user task may perform when completed (the specimen lifecycle's transitions). */
+export const specimenSteps = () =>
+  lookup(() => getResult<{ name: string; label: string }[]>('/api/workflow/specimen-steps'));
+
 export const formPages = (orgId: number) =>
   lookup(() => getResult<{ id: number | string; pageName: string }[]>('/api/form/findAllFormInfos', { orgId }));
 

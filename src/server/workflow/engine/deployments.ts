@@ -16,13 +16,15 @@ export interface DeployInput {
   xml: string;
   orgId: number;
   deployedBy: number;
+  /** The specimen transitions a task may name (lims:specimenStep). */
+  specimenSteps: readonly string[];
 }
 
 export async function deployProcess(
   db: Database,
   input: DeployInput,
 ): Promise<{ deploymentId: string; version: number }> {
-  const problems = await modelProblems(await readModel(input.xml), input.key);
+  const problems = await modelProblems(await readModel(input.xml), input.key, input.specimenSteps);
   if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.slice(0, 5).join('; ') });
   return db.transaction(async (tx) => {
     // Two deploys of one key at once would otherwise both read the same max(version).

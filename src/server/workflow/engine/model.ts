@@ -28,6 +28,8 @@ export interface UserTaskDef {
   candidateUsers: string[];
   assignee: string | undefined;
   priority: string | undefined;
+  /** The specimen's lifecycle step the task's completion performs (lims:specimenStep), e.g. startTesting. */
+  specimenStep: string | undefined;
 }
 
 /**
@@ -168,6 +170,7 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
       assignee:
         attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
+      specimenStep: attr(el, 'specimenStep'),
     });
   }
   return { key, context, elements, userTasks, loops };

@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../../../shared/access/can.js';
 import type { Kernel } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound, ok, okMessage } from '../../kernel/http/envelope.js';
-import { actorOf } from '../../kernel/http/request.js';
+import { actorOf, callerOf } from '../../kernel/http/request.js';
 import { getDeployment } from './deployments.js';
 import { manageRoutes } from './manageRoutes.js';
 import { rollbackChoices } from './rollback.js';
 import { mayHandle, taskFormPage, type WorkflowEngine } from './service.js';
 import { engineOf } from './engineOf.js';
-import { recordTaskOnSpecimen } from './specimen.js';
+import { recordTaskOnSpecimen, specimenTaskStep, taskSteps, withSpecimens } from './specimen.js';
 import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
 import { textIdParams } from '../../kernel/http/input.js';
 
@@ -92,6 +92,9 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     return okMessage(request, 'workflow.started', { processInstanceId: id });
   });
 
+  /** The specimen steps the designer offers a user task (lims:specimenStep), in the caller's language. */
+  app.get('/api/workflow/specimen-steps', async (request) => ok(taskSteps(ctx, request.locale)));
+
   /**
    * Open tasks the caller may work: assigned to them, naming them, or one of their positions (the first
    * 500). Filters: processKey, businessKey, processInstanceId, and candidateGroup: the tasks offered to
@@ -125,7 +128,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         q.candidateGroup ?? null,
       ],
     );
-    return ok(rows);
+    return ok(await withSpecimens(ctx, actor.orgId, rows));
   });
 
   app.get<{ Querystring: { processKey?: string; businessKey?: string } }>(
@@ -140,7 +143,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
        order by t.completed_at desc limit 500`,
         [actor.orgId, actor.id, q.processKey ?? null, q.businessKey ?? null],
       );
-      return ok(rows);
+      return ok(await withSpecimens(ctx, actor.orgId, rows));
     },
   );
 
@@ -160,7 +163,8 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         targetElementId: body.targetElementId ?? undefined,
       };
       const task = await getTask(db, request.params.taskId);
-      await engine.complete(actorOf(request), request.params.taskId, input, request.locale);
+      const step = specimenTaskStep(ctx, callerOf(request));
+      await engine.complete(actorOf(request), request.params.taskId, input, request.locale, step);
       if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
       return okMessage(
         request,

@@ -344,6 +344,16 @@ export interface RecoverySummary {
   failed: { id: string; reason: string }[];
 }
 
+/**
+ * What a completed task does outside its process: the specimen's lifecycle step its model names
+ * (lims:specimenStep), run in the completion's transaction, so a step the specimen's state refuses
+ * refuses the completion and nothing changes.
+ */
+export type TaskStep = (
+  tx: Queryable,
+  step: { name: string; task: string; businessKey: string | null; variables: Record<string, unknown> },
+) => Promise<void>;
+
 export class WorkflowEngine {
   constructor(
     private readonly db: Database,
@@ -444,7 +454,13 @@ export class WorkflowEngine {
    * `result` and the form values; a rollback puts back the state of an earlier task instead. The form
    * values are checked against the task's form page first; a refusal changes nothing.
    */
-  async complete(caller: Caller, taskId: string, input: CompleteInput, locale: Locale = 'zh-CN'): Promise<void> {
+  async complete(
+    caller: Caller,
+    taskId: string,
+    input: CompleteInput,
+    locale: Locale = 'zh-CN',
+    taskStep?: TaskStep,
+  ): Promise<void> {
     if (
       input.result !== undefined &&
       input.result !== '' &&
@@ -480,6 +496,15 @@ export class WorkflowEngine {
         after: { result: input.result ?? null, variables: input.variables ?? {} },
       });
       if (rollback) return sendBack(step, caller, task, instance, rollback, input);
+      // A task that did not pass (a review sent back) has done no step of the specimen.
+      const specimenStep = (await modelOf(tx, instance.deploymentId)).userTasks.get(task.elementId)?.specimenStep;
+      if (specimenStep && taskStep && (input.result || 'pass') === 'pass')
+        await taskStep(tx, {
+          name: specimenStep,
+          task: task.name ?? task.elementId,
+          businessKey: instance.businessKey,
+          variables: input.variables ?? {},
+        });
       await store.closeTask(tx, task.id, 'complete', caller.id, input.result ?? null, input.variables ?? {});
       await store.addHistory(tx, {
         instanceId: instance.id,

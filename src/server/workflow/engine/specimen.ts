@@ -9,7 +9,8 @@ import { engineOf } from './engineOf.js';
 import { getInstance, type TaskRow } from './store.js';
 import type { AuthUser } from '../../kernel/identity/actor.js';
 import type { RecordStore } from '../../kernel/resources/store.js';
-import type { Caller, WorkflowEngine } from './service.js';
+import type { Caller, TaskStep, WorkflowEngine } from './service.js';
+import type { Caller as KernelCaller } from '../../kernel/identity/actor.js';
 
 /**
  * Specimens start process instances: a specimen, whichever screen entered it, starts the newest
@@ -126,5 +127,70 @@ export async function recordTaskOnSpecimen(kernel: Kernel, actor: AuthUser, task
     actor,
     at: kernel.now(),
     details: { result: result ?? 'pass', processInstanceId: task.instanceId },
+  });
+}
+
+/** The specimen steps a task may perform: the lifecycle's transitions that no capability keeps for itself. */
+export function taskSteps(kernel: Kernel, locale: Locale = 'zh-CN'): { name: string; label: string }[] {
+  const lifecycle = kernel.screens.owner('specimen')?.resource.lifecycle;
+  return (lifecycle?.transitions ?? []).filter((t) => !t.system).map((t) => ({ name: t.name, label: t.label[locale] }));
+}
+
+/**
+ * A completed task's specimen step: the specimen of the process's business key moves through the named
+ * transition, stamped with the user who completed the task, in the completion's transaction. A process
+ * started by hand for no specimen has no step to take; a task done again (a test repeated after its
+ * review sent it back) finds the specimen where its step leads already, and leaves it there.
+ */
+export function specimenTaskStep(kernel: Kernel, caller: KernelCaller): TaskStep {
+  return async (tx, step) => {
+    if (!step.businessKey) return;
+    const [specimen] = await kernel.records.find(tx, 'specimen', caller.actor.orgId, { barcode: [step.businessKey] });
+    if (!specimen) return;
+    const lifecycle = kernel.screens.owner('specimen')?.resource.lifecycle;
+    const target = lifecycle?.transitions.find((t) => t.name === step.name)?.to;
+    if (lifecycle && target !== undefined && specimen.data[lifecycle.field as 'status'] === target) return;
+    await kernel.resources.transition(caller, 'specimen', specimen.id, step.name, {
+      tx,
+      system: true,
+      input: step.variables,
+      details: { task: step.task },
+    });
+  };
+}
+
+/** What a task list shows of each task's specimen: barcode, patient, the items ordered (purposes), state. */
+export interface TaskSpecimen {
+  specimenId?: number;
+  barcode?: string;
+  patientName?: string;
+  items?: string;
+  specimenStatus?: string;
+}
+
+/** The tasks of a work list, each with its specimen (the process's business key is its barcode). */
+export async function withSpecimens<T extends { businessKey?: string | null }>(
+  kernel: Kernel,
+  orgId: number,
+  tasks: T[],
+): Promise<(T & TaskSpecimen)[]> {
+  const barcodes = [...new Set(tasks.map((t) => t.businessKey).filter((b): b is string => !!b))];
+  if (barcodes.length === 0) return tasks;
+  const specimens = await kernel.records.find(kernel.db, 'specimen', orgId, { barcode: barcodes });
+  const purposeIds = [...new Set(specimens.flatMap((s) => (Array.isArray(s.data.purposes) ? s.data.purposes : [])))];
+  const purposes = await kernel.records.titles(kernel.db, 'inspectionPurpose', orgId, purposeIds.map(Number));
+  const byBarcode = new Map(specimens.map((s) => [String(s.data.barcode), s]));
+  return tasks.map((task) => {
+    const specimen = task.businessKey ? byBarcode.get(task.businessKey) : undefined;
+    if (!specimen) return task;
+    const ordered = Array.isArray(specimen.data.purposes) ? specimen.data.purposes : [];
+    return {
+      ...task,
+      specimenId: specimen.id,
+      barcode: String(specimen.data.barcode),
+      patientName: specimen.data.patientName == null ? undefined : String(specimen.data.patientName),
+      items: ordered.map((id) => purposes.get(Number(id)) ?? String(id)).join('、'),
+      specimenStatus: specimen.data.status == null ? undefined : String(specimen.data.status),
+    };
   });
 }

@@ -116,7 +116,15 @@ function linkFlows(scope: ModdleElement): void {
 }
 
 /** Every problem of the model, each as "element: what is wrong"; empty when it may be deployed. */
-export async function modelProblems(definitions: ModdleElement, key: string): Promise<string[]> {
+/**
+ * @param specimenSteps the specimen transitions a task may perform (lims:specimenStep); a task naming
+ *   another would fail at every completion, so the model is refused at deploy instead.
+ */
+export async function modelProblems(
+  definitions: ModdleElement,
+  key: string,
+  specimenSteps: readonly string[] = [],
+): Promise<string[]> {
   const problems: string[] = [];
   const processes = (definitions.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
   if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
@@ -125,6 +133,7 @@ export async function modelProblems(definitions: ModdleElement, key: string): Pr
     for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
   const designed = definitions.exporter === DESIGNER_EXPORTER;
   for (const p of processes) walk(p, problems, designed);
+  for (const p of processes) problems.push(...stepProblems(p, specimenSteps));
   return problems;
 }
 
@@ -148,6 +157,17 @@ function walk(scope: ModdleElement, problems: string[], designed: boolean): void
         problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
     if (el.$type === 'bpmn:SubProcess') walk(el, problems, designed);
   }
+}
+
+function stepProblems(scope: ModdleElement, steps: readonly string[]): string[] {
+  return (scope.flowElements ?? []).flatMap((el) => {
+    const step = attr(el, 'specimenStep');
+    const own =
+      step !== undefined && !steps.includes(step)
+        ? [`${el.id ?? el.$type}: "${step}" is not a specimen step a task may take (${steps.join(', ')})`]
+        : [];
+    return el.$type === 'bpmn:SubProcess' ? [...own, ...stepProblems(el, steps)] : own;
+  });
 }
 
 function checkElement(el: ModdleElement, where: string, problems: string[]): void {

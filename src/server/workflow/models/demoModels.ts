@@ -15,6 +15,8 @@ interface Node {
   name: string;
   col: number;
   row?: number;
+  /** The specimen step the task's completion performs (lims:specimenStep). */
+  step?: string;
 }
 interface Flow {
   id: string;
@@ -40,7 +42,7 @@ const DEMOS: Demo[] = [
     descp: '取材、制片、初诊，复核通过后签发报告，不通过退回初诊',
     nodes: [
       { id: 'start', kind: 'startEvent', name: '开始', col: 0 },
-      { id: 'grossing', kind: 'userTask', name: '取材', col: 1 },
+      { id: 'grossing', kind: 'userTask', name: '取材', col: 1, step: 'startTesting' },
       { id: 'slide', kind: 'userTask', name: '制片', col: 2 },
       { id: 'firstDiagnosis', kind: 'userTask', name: '初诊', col: 3 },
       { id: 'review', kind: 'userTask', name: '复核', col: 4 },
@@ -67,7 +69,7 @@ const DEMOS: Demo[] = [
     nodes: [
       { id: 'start', kind: 'startEvent', name: '开始', col: 0 },
       { id: 'receive', kind: 'userTask', name: '标本接收', col: 1 },
-      { id: 'inspect', kind: 'userTask', name: '上机检验', col: 2 },
+      { id: 'inspect', kind: 'userTask', name: '上机检验', col: 2, step: 'startTesting' },
       { id: 'audit', kind: 'userTask', name: '审核', col: 3 },
       { id: 'auditGateway', kind: 'exclusiveGateway', name: '审核结果', col: 4 },
       { id: 'end', kind: 'endEvent', name: '完成', col: 5 },
@@ -97,7 +99,8 @@ const box = (n: Node) => {
 
 function shapeXml(n: Node, groups: string): { element: string; shape: string } {
   const b = box(n);
-  const task = n.kind === 'userTask' ? ` activiti:candidateGroups="${groups}" activiti:priority="50"` : '';
+  const step = n.step ? ` lims:specimenStep="${n.step}"` : '';
+  const task = n.kind === 'userTask' ? ` activiti:candidateGroups="${groups}" activiti:priority="50"${step}` : '';
   return {
     element: `    <${n.kind} id="${n.id}" name="${n.name}"${task}/>`,
     shape: `      <bpmndi:BPMNShape id="${n.id}_di" bpmnElement="${n.id}"><omgdc:Bounds x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}"/></bpmndi:BPMNShape>`,

@@ -9,6 +9,7 @@ import { actorOf, intParam } from '../../kernel/http/request.js';
 import { getOrganization } from '../../kernel/identity/organizations.js';
 import { appendLog } from '../../kernel/audit/log.js';
 import { deployProcess } from '../engine/deployments.js';
+import { taskSteps } from '../engine/specimen.js';
 import { confirmUpdates, ids, issue, syncUp } from './publicModels.js';
 import {
   deleteModel,
@@ -187,6 +188,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         xml,
         orgId: model.orgId,
         deployedBy: actor.id,
+        specimenSteps: taskSteps(ctx).map((step) => step.name),
       });
     } catch (e) {
       if (e instanceof ApiError) throw e;

@@ -10,7 +10,7 @@ import '@bpmn-io/properties-panel/dist/assets/properties-panel.css';
 import './designer.css';
 import { feedback, notify } from '../../feedback/feedback';
 import { errorMessage } from '../../api/http';
-import { formControls, formPages, modelXml, positions, saveModelXml, type ModelRow } from '../api';
+import { formControls, formPages, modelXml, positions, saveModelXml, specimenSteps, type ModelRow } from '../api';
 import type { DiagramElement, Services } from './bpmnTypes';
 import { ElementPanel, type PanelData } from './ElementPanel';
 import { LintList } from './LintList';
@@ -111,13 +111,14 @@ function tellDropped(warnings: unknown[]) {
 }
 
 function usePanelData(orgId: number): PanelData {
-  const [lookups, setLookups] = useState<Pick<PanelData, 'forms' | 'positions'>>({
+  const [lookups, setLookups] = useState<Pick<PanelData, 'forms' | 'positions' | 'steps'>>({
     forms: { items: [], unavailable: false },
     positions: { items: [], unavailable: false },
+    steps: { items: [], unavailable: false },
   });
   useEffect(() => {
-    void Promise.all([formPages(orgId), positions(orgId)])
-      .then(([forms, roles]) => setLookups({ forms, positions: roles }))
+    void Promise.all([formPages(orgId), positions(orgId), specimenSteps()])
+      .then(([forms, roles, steps]) => setLookups({ forms, positions: roles, steps }))
       .catch((e: unknown) => notify.error(errorMessage(e, wt('读取表单与岗位失败'))));
   }, [orgId]);
   // Stable per organisation: the condition dialog loads a form's controls again only when it changes.

@@ -16,6 +16,8 @@ import { wt, type Zh } from '../i18n';
 export interface PanelData {
   forms: Lookup<{ id: number | string; pageName: string }>;
   positions: Lookup<{ id: number; name: string }>;
+  /** The specimen steps a task's completion may perform (lims:specimenStep). */
+  steps: Lookup<{ name: string; label: string }>;
   /** The controls of one of those form pages, typed, for the condition builder. */
   controls: (formId: string) => Promise<FormControl[]>;
 }
@@ -141,6 +143,20 @@ export function ElementPanel({
             value={groups}
             options={data.positions.items.map((p) => ({ value: String(p.id), label: p.name }))}
             onChange={(v: string[]) => update({ 'activiti:candidateGroups': v.length ? v.join(',') : undefined })}
+          />
+        </Form.Item>
+        <Form.Item
+          label={wt('标本环节')}
+          help={data.steps.unavailable ? wt('无法读取标本环节') : wt('完成任务时标本进入此环节')}
+        >
+          <Select
+            disabled={readOnly}
+            allowClear
+            data-testid="specimen-step"
+            placeholder={wt('无')}
+            value={str(bo.get('lims:specimenStep')) || undefined}
+            options={data.steps.items.map((s) => ({ value: s.name, label: s.label }))}
+            onChange={(v?: string) => update({ 'lims:specimenStep': v || undefined })}
           />
         </Form.Item>
         {multiInstance}

@@ -218,6 +218,7 @@ export const limsDescriptor = {
       properties: [attr('sequenceFlowOrder')],
     },
     { name: 'FlowProps', isAbstract: true, extends: ['bpmn:SequenceFlow'], properties: [attr('formId')] },
+    { name: 'UserTaskProps', isAbstract: true, extends: ['bpmn:UserTask'], properties: [attr('specimenStep')] },
   ],
 };
 

@@ -117,8 +117,10 @@ export function TaskPanels() {
 
   const common: Column[] = [
     { key: 'process', title: rt('流程'), render: (t) => t.processName },
-    { key: 'businessKey', title: rt('业务编号'), width: 140, render: (t) => t.businessKey },
-    { key: 'name', title: rt('任务名称'), width: 140, render: (t) => t.name },
+    { key: 'businessKey', title: rt('业务编号'), width: 130, render: (t) => t.businessKey },
+    { key: 'patient', title: rt('患者'), width: 90, render: (t) => t.patientName },
+    { key: 'items', title: rt('检验项目'), render: (t) => t.items },
+    { key: 'name', title: rt('任务名称'), width: 120, render: (t) => t.name },
   ];
   const todoColumns: Column[] = [
     ...common,

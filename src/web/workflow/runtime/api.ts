@@ -20,6 +20,9 @@ export interface TaskRow {
   processName: string;
   businessKey: string | null;
   instanceStatus: InstanceStatus;
+  /** The specimen whose barcode is the business key: patient and the items ordered. */
+  patientName?: string;
+  items?: string;
 }
 
 export interface TaskDetail {

@@ -29,6 +29,8 @@ const EN = {
   已办任务: 'Tasks done',
   流程: 'Process',
   业务编号: 'Business key',
+  患者: 'Patient',
+  检验项目: 'Items',
   任务名称: 'Task',
   创建时间: 'Created at',
   完成时间: 'Completed at',

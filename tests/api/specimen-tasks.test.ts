@@ -1,0 +1,120 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+import { enterSpecimens } from '../support/specimens';
+import { deployXml, modelXml, saveXml } from '../support/workflow';
+import type { RecordEvent } from '../../src/shared/lifecycle/events';
+
+/**
+ * Completing a workflow task moves its specimen: a user task that names a specimen step
+ * (lims:specimenStep) runs that transition of the specimen's lifecycle when it is completed, with the
+ * same refusals as the step run from a screen, in the completion's transaction.
+ */
+interface Task {
+  id: string;
+  name: string;
+  businessKey: string | null;
+  barcode?: string;
+  patientName?: string;
+  items?: string;
+}
+type Page<T> = { records: T[]; total: number };
+type Specimen = { id: number; barcode: string; status: string; patientName: string };
+
+let server: TestServer;
+let admin: ReturnType<typeof api>;
+let token = '';
+
+/** A model of the category of the purpose specimens are entered with: 检验 (start testing), then 复检 (the same step). */
+function testingModel(key: string, step = 'startTesting') {
+  return modelXml(
+    key,
+    '检验流程',
+    [
+      { id: 'start', kind: 'startEvent', name: '开始' },
+      { id: 'test', kind: 'userTask', name: '检验' },
+      { id: 'retest', kind: 'userTask', name: '复检' },
+      { id: 'end', kind: 'endEvent', name: '完成' },
+    ],
+    [
+      { id: 'f1', from: 'start', to: 'test' },
+      { id: 'f2', from: 'test', to: 'retest' },
+      { id: 'f3', from: 'retest', to: 'end' },
+    ],
+  ).replace(/<userTask id="(test|retest)"/g, `<userTask lims:specimenStep="${step}" id="$1"`);
+}
+
+beforeAll(async () => {
+  server = await startServer();
+  token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+  admin = api(server.url, token);
+  const purpose = (await admin.get<Page<{ category: string }>>('/api/resources/inspectionPurpose?size=1')).body
+    .resultObject.records[0]!;
+  await deployXml(server.url, token, admin, 'specimen_testing', testingModel('specimen_testing'), Number(purpose.category));
+});
+afterAll(() => server?.dispose());
+
+const specimen = async (barcode: string) =>
+  (await admin.get<Page<Specimen>>(`/api/resources/specimen?barcode=${barcode}`)).body.resultObject.records[0]!;
+const tasksOf = async (barcode: string) =>
+  (await admin.get<Task[]>(`/api/workflow/task/todo?businessKey=${barcode}`)).body.resultObject;
+const complete = (task: Task) => admin.post(`/api/workflow/task/${task.id}/complete`, { result: 'pass' });
+
+describe('a task that names a specimen step', () => {
+  it('is refused while the specimen cannot take the step, and changes nothing', async () => {
+    const [barcode] = await enterSpecimens(admin, 1);
+    const [task] = await tasksOf(barcode!);
+    expect(task?.name).toBe('检验');
+    const res = await complete(task!);
+    expect([res.status, res.body.resultMessage]).toEqual([400, '当前状态为「已登记」，不能执行「开始检验」']);
+    expect((await specimen(barcode!)).status).toBe('registered');
+    expect((await tasksOf(barcode!)).map((t) => t.id)).toEqual([task!.id]);
+  });
+
+  it('moves the specimen when completed, stamped with who completed it; a repeat leaves it where it is', async () => {
+    const [barcode] = await enterSpecimens(admin, 1);
+    const s = await specimen(barcode!);
+    expect((await admin.post(`/api/resources/specimen/${s.id}/transitions/receive`, {})).status).toBe(200);
+    const [task] = await tasksOf(barcode!);
+    // The work list shows whose specimen the task is about.
+    expect(task).toMatchObject({ barcode, patientName: s.patientName });
+    expect(task!.items).toBeTruthy();
+    expect((await complete(task!)).body.resultCode).toBe(200);
+    expect((await specimen(barcode!)).status).toBe('inTesting');
+    const [retest] = await tasksOf(barcode!);
+    expect(retest?.name).toBe('复检');
+    expect((await complete(retest!)).body.resultCode).toBe(200);
+    expect((await specimen(barcode!)).status).toBe('inTesting');
+    const history = (await admin.get<RecordEvent[]>(`/api/resources/specimen/${s.id}/events`)).body.resultObject;
+    expect(
+      history.filter((e) => e.kind === 'transition').map((e) => [e.name, e.toState, e.actorName, e.details?.task]),
+    ).toEqual([
+      ['create', 'registered', '系统管理员', undefined],
+      ['receive', 'received', '系统管理员', undefined],
+      ['startTesting', 'inTesting', '系统管理员', '检验'],
+    ]);
+  });
+});
+
+describe('deploying', () => {
+  it('refuses a model whose task names a step a task may not take', async () => {
+    const created = await admin.post<{ id: string }>('/api/workflow/model/insert', {
+      key: 'bad_step',
+      name: 'bad_step',
+      category: 1,
+    });
+    const id = created.body.resultObject.id;
+    for (const step of ['send', 'noSuchStep']) {
+      await saveXml(server.url, token, id, testingModel('bad_step', step));
+      const res = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
+      expect(res.body.resultMessage).toContain(`"${step}" is not a specimen step a task may take`);
+    }
+  });
+
+  it('offers the designer the steps a task may take, in the user’s language', async () => {
+    const steps = (await admin.get<{ name: string; label: string }[]>('/api/workflow/specimen-steps')).body
+      .resultObject;
+    expect(steps).toContainEqual({ name: 'startTesting', label: '开始检验' });
+    expect(steps.map((s) => s.name)).not.toContain('send');
+  });
+});
