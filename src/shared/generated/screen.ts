@@ -195,6 +195,10 @@ export interface TransitionDef {
    * Run only by the server (a handover sent, a task completed): no button offers it.
    */
   system?: boolean;
+  /**
+   * The transition undoes the step that led into the current state (a handover recalled): the record returns to the state it was in before, as its history tells; `to` is used when the history does not say.
+   */
+  back?: boolean;
 }
 export interface FieldDef {
   key: string;

@@ -491,14 +491,23 @@ export class ResourceService {
         const data = { ...current.data, ...(run.system && run.set), ...required };
         for (const [field, what] of Object.entries(transition.stamp ?? {}))
           data[field] = stampValue(what, caller, org?.name ?? '', this.kernel().now());
-        data[lifecycle.field] = transition.to;
+        const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
+        data[lifecycle.field] = to;
         const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
         const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details };
-        await this.recordEvent(tx, call, row, { name, fromState: from, toState: transition.to, details }, org?.name);
+        await this.recordEvent(tx, call, row, { name, fromState: from, toState: to, details }, org?.name);
         return row;
       },
       call,
     );
+  }
+
+  /** Where a step undone (back) returns the record: the state before it, if that is a state of the lifecycle. */
+  private async stateBefore(tx: Queryable, call: Call, current: StoredRecord, state: string) {
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const before = await this.kernel().events.stateBefore(tx, owner.resource.name, current.orgId, current.id, state);
+    const field = owner.fields.find((f) => f.key === owner.resource.lifecycle?.field);
+    return field?.options?.some((o) => o.value === before) ? before : undefined;
   }
 
   /** A step of a record's lifecycle into its history, with who did it and in which organisation. */
