@@ -1199,42 +1199,41 @@ export interface PreprocessQueryRecord {
 }
 
 /**
- * Logistics box labels printed for collection runs: box number, hospital, specimen count and courier.
+ * Logistics box labels for collection runs: the server issues each box its logistics number and prints it as a Code 128 label with hospital, box, specimen count and courier; each print is logged.
  */
 export interface LogisticsCodeRecord {
-  logisticsNo: string | null;
+  logisticsNo?: string | null;
   hospital: number | null;
   boxNo: string | null;
   specimenCount: number | null;
   courier: ('sf' | 'jd' | 'ems' | 'own') | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**
- * QR labels for logistics boxes that couriers and receivers scan; the code carries the box, hospital and count.
+ * QR labels for logistics boxes that couriers and receivers scan: the server issues the number, the label prints it as a QR code beside the box, hospital, count and temperature; each print is logged.
  */
 export interface LogisticsQrCodeRecord {
-  qrNo: string | null;
+  qrNo?: string | null;
   hospital: number | null;
   boxNo: string | null;
   specimenCount: number | null;
   temperature: ('room' | 'cold' | 'frozen') | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**
- * Serial (sample) numbers printed for each group's daily run, with who printed them and whether it was a reprint (reprints never take a new number).
+ * Serial numbers printed for each group's run: the server issues the next number of the group's rule for a registered specimen and prints its labels (copies as asked); printing again reprints the same number; each print is logged with who and when.
  */
 export interface SerialPrintRecord {
-  serialNo: string | null;
+  serialNo?: string | null;
   barcode: string | null;
   professionalGroup: number | null;
   copies: number | null;
-  reprint?: boolean | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**

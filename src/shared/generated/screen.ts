@@ -146,6 +146,15 @@ export interface ResourceDef {
         not: Predicate;
       };
   lifecycle?: LifecycleDef;
+  /**
+   * A printable label of each record (GET /api/resources/{name}/labels?ids=…, a PDF of 50 × 30 mm pages; each print is logged): the field its barcode or QR code encodes, the fields printed beside it, and the field giving how many copies of a label to print.
+   */
+  label?: {
+    code: string;
+    symbology: 'code128' | 'qr';
+    lines?: string[];
+    copies?: string;
+  };
 }
 /**
  * States and transitions of a record, enforced by the server: the state field changes only through a transition (never by an edit, an import or a batch), each one an event of the record's history.
@@ -260,6 +269,17 @@ export interface FieldDef {
    * Keep an index on this field for list queries.
    */
   index?: boolean;
+  /**
+   * The server fills the field when the record is created, never the user (read-only on every form): actor (the signed-in user's name), account, organization (the user's organisation name), now (date and time).
+   */
+  stamp?: 'actor' | 'account' | 'organization' | 'now';
+  /**
+   * The server issues the field's value when the record is created, never the user (read-only on every form): the prefix, the day (yyyyMMdd), a dash and the day's next number of this resource, zero-padded to width (WL20261124-0007).
+   */
+  numbering?: {
+    prefix: string;
+    width?: number;
+  };
 }
 export interface Option {
   value: string | number | boolean;

@@ -74,6 +74,16 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
     known(r.right, `/rules/${i}/right`);
   });
   if (screen.resource.titleField) known(screen.resource.titleField, '/resource/titleField');
+  const label = screen.resource.label;
+  if (label) {
+    known(label.code, '/resource/label/code');
+    label.lines?.forEach((k, i) => known(k, `/resource/label/lines/${i}`));
+    if (label.copies) known(label.copies, '/resource/label/copies');
+  }
+  screen.fields.forEach((f, i) => {
+    if ((f.stamp || f.numbering) && f.required)
+      problems.push({ path: `/fields/${i}/required`, message: 'the server fills this field: the user cannot be asked for it' });
+  });
   if (screen.chart) problems.push(...chartProblems(screen.chart, screen.fields));
   problems.push(...lifecycleProblems(screen));
   // A view's transitions and fields are checked against its owner once every file is read (registry).
