@@ -167,21 +167,6 @@ export interface CommissionedProjectRecord {
 }
 
 /**
- * Requests hospitals phone in to customer service (add or cancel tests, correct patient data, urgent reports) and how they were handled.
- */
-export interface CustomerServiceEntryRecord {
-  ticketNo: string | null;
-  hospital: number | null;
-  barcode?: string | null;
-  patientName?: string | null;
-  requestType: ('addTest' | 'cancelTest' | 'correct' | 'urgent') | null;
-  content: string | null;
-  status: ('open' | 'done' | 'closed') | null;
-  handledBy?: string | null;
-  createdOn: string | null;
-}
-
-/**
  * Per professional group: the daily receiving cut-off, expected volume and the threshold that raises a volume alert on the dashboard.
  */
 export interface DailySampleConfigRecord {
@@ -1814,7 +1799,6 @@ export interface ResourceRecords {
   callRecord: CallRecordRecord;
   commissionOrder: CommissionOrderRecord;
   commissionedProject: CommissionedProjectRecord;
-  customerServiceEntry: CustomerServiceEntryRecord;
   dailySampleConfig: DailySampleConfigRecord;
   dataImport: DataImportRecord;
   treeDataSource: TreeDataSourceRecord;
