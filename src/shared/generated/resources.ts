@@ -1518,20 +1518,6 @@ export interface RoleRecord {
 }
 
 /**
- * Collection of specimens at sampling points: who collected what, when, in how many tubes; the start of the specimen's journey.
- */
-export interface SampleCollectionRecord {
-  barcode: string | null;
-  patientName: string | null;
-  samplingPoint: number | null;
-  specimenType: number | null;
-  tubeCount: number | null;
-  collector: string | null;
-  collectedAt: string | null;
-  status: ('collected' | 'picked' | 'delivered') | null;
-}
-
-/**
  * The handovers of 交接管理 as the pre-processing administrators work them (spec 2.2): create, confirm receipt with the receiver's own account, print the slip, export the list.
  */
 export interface SampleHandoverRecord {
@@ -1878,7 +1864,6 @@ export interface ResourceRecords {
   requestUnaudit: RequestUnauditRecord;
   roleMenu: RoleMenuRecord;
   role: RoleRecord;
-  sampleCollection: SampleCollectionRecord;
   sampleHandover: SampleHandoverRecord;
   samplingInfo: SamplingInfoRecord;
   samplingPoint: SamplingPointRecord;
