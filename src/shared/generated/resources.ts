@@ -744,6 +744,7 @@ export interface InspectionItemRecord {
         ageFrom?: number | null;
         ageTo?: number | null;
         ageUnit?: ('year' | 'month' | 'day') | null;
+        specimenType?: number | null;
         lower?: number | null;
         upper?: number | null;
         text?: string | null;
