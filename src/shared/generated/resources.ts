@@ -511,23 +511,37 @@ export interface SpecimenRecord {
 }
 
 /**
- * Results of general inspection: each item's value, flag against the patient's reference range, instrument, tester and reviewer (two different people).
+ * Results of general inspection: one per ordered item of a received specimen; the value entered by the tester, interpreted by the server (unit, reference range, flag, critical, delta), signed by a first reviewer and an auditor who are other accounts, or auto-verified by the audit rules.
  */
 export interface InspectionResultRecord {
-  barcode: string | null;
-  patientName: string | null;
-  sex: ('male' | 'female' | 'unknown') | null;
+  barcode?: string | null;
+  patientName?: string | null;
+  sex?: ('male' | 'female' | 'unknown') | null;
   age?: number | null;
-  item: number | null;
-  result: string | null;
+  item?: number | null;
+  result?: string | null;
   unit?: string | null;
-  flag: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
+  flag?: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
   referenceRange?: string | null;
   instrument?: number | null;
-  testedAt: string | null;
-  tester: string | null;
+  testedAt?: string | null;
+  tester?: string | null;
+  testerAccount?: string | null;
   reviewer?: string | null;
-  status: ('tested' | 'firstReviewed' | 'audited' | 'published') | null;
+  professionalGroup?: number | null;
+  reviewedAt?: string | null;
+  reviewerAccount?: string | null;
+  auditor?: string | null;
+  auditedAt?: string | null;
+  auditorAccount?: string | null;
+  critical?: boolean | null;
+  criticalNotified?: string | null;
+  criticalAckBy?: string | null;
+  criticalAckAt?: string | null;
+  delta?: string | null;
+  autoVerdict?: string | null;
+  rollbackReason?: string | null;
+  status?: ('pending' | 'tested' | 'firstReviewed' | 'audited' | 'published') | null;
 }
 
 /**

@@ -288,7 +288,10 @@ export class ResourceService {
     via: 'update' | 'command',
     action: string = via,
   ): Promise<StoredRecord> {
-    const write = this.writeContext(tx, call, via, current);
+    const write = {
+      ...this.writeContext(tx, call, via, current),
+      ...(action.startsWith('transition:') && { transition: action.slice('transition:'.length) }),
+    };
     const stored = await this.hooks.beforeWrite(write, data);
     const row = await updateRecord(
       tx,
@@ -616,6 +619,8 @@ export interface TransitionRun {
   /** What the history keeps beside the transition (the handover's number, the task's name). */
   details?: Record<string, unknown>;
   tx?: Queryable;
+  /** With tx: takes what the rules ask to run once that transaction is committed. */
+  afterCommit?: (job: () => Promise<void>) => void;
 }
 
 export type { ListQuery };
