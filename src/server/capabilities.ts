@@ -12,6 +12,7 @@ import { menus } from './menus/capability.js';
 import { microbiology } from './microbiology/capability.js';
 import { organizations } from './organizations/capability.js';
 import { qc } from './qc/capability.js';
+import { reports } from './reports/capability.js';
 import { results } from './results/capability.js';
 import { roles } from './roles/capability.js';
 import { specimens } from './specimens/capability.js';
@@ -39,6 +40,7 @@ export const CAPABILITIES: readonly Capability[] = [
   barcodes,
   qc,
   results,
+  reports,
   finance,
   microbiology,
   statistics,

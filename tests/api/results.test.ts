@@ -165,9 +165,10 @@ describe('review and audit', () => {
     const byReviewer = await approve(admin, ids, 'audit', DEMO_PASSWORD);
     expect(byReviewer.body.resultMessage).toContain('审核者不能与初审者为同一人');
     expect((await approve(auditor, ids, 'audit', STAFF_PASSWORD)).body.resultCode).toBe(200);
+    // Audited, and published at once in the specimen's report.
     expect(Object.values(await resultsOf(barcode)).map((r) => [r.status, r.auditor])).toEqual([
-      ['audited', 'shenhe'],
-      ['audited', 'shenhe'],
+      ['published', 'shenhe'],
+      ['published', 'shenhe'],
     ]);
     // Every result approved: the specimen is reviewed (and goes on to its report).
     expect(['reviewed', 'reported']).toContain(await specimenStatus(specimenId));

@@ -1420,10 +1420,12 @@ export interface RemarkDictionaryRecord {
 }
 
 /**
- * Published reports by barcode, patient and hospital, with the times that make up the turnaround and who reviewed them; an invalidated report keeps its reason.
+ * Patient reports the server issues when a specimen's results are audited: the PDF made from the matching template with the results, flags, ranges and signers, kept as issued; invalidated with a reason and reissued as a corrected new version, the old one kept and retrievable. Every view and download is logged.
  */
 export interface ReportRecordRecord {
   reportNo: string | null;
+  reportVersion?: number | null;
+  corrected?: boolean | null;
   barcode: string | null;
   patientName: string | null;
   sex?: ('M' | 'F' | 'U') | null;
@@ -1438,9 +1440,16 @@ export interface ReportRecordRecord {
   receivedAt?: string | null;
   reportedAt: string | null;
   reviewer: string | null;
+  hospitalName?: string | null;
+  auditor?: string | null;
+  template?: number | null;
+  replaces?: string | null;
+  replacedBy?: string | null;
   status: ('published' | 'printed' | 'invalidated') | null;
   hasCritical?: boolean | null;
   invalidReason?: string | null;
+  invalidatedBy?: string | null;
+  invalidatedAt?: string | null;
 }
 
 /**
@@ -1463,7 +1472,7 @@ export interface ReportTemplateMatchRecord {
   templateId: number | null;
   hospitalName?: string | null;
   itemName?: string | null;
-  professionalGroup?: ('biochem' | 'immuno' | 'clinical' | 'micro' | 'histo' | 'cyto' | 'molecular') | null;
+  professionalGroup?: number | null;
   priority: number | null;
   enabled?: boolean | null;
 }
