@@ -70,12 +70,12 @@ async function auditedBloodCount() {
   });
   expect(saved.body.resultCode, JSON.stringify(saved.body)).toBe(200);
   const ids = results.map((r) => r.id);
-  expect(
-    (await admin.post('/api/results/approve', { ids, step: 'firstReview', password: DEMO_PASSWORD })).body.resultCode,
-  ).toBe(200);
-  expect(
-    (await auditor.post('/api/results/approve', { ids, step: 'audit', password: STAFF_PASSWORD })).body.resultCode,
-  ).toBe(200);
+  expect((await admin.post('/api/results/approve/firstReview', { ids, password: DEMO_PASSWORD })).body.resultCode).toBe(
+    200,
+  );
+  expect((await auditor.post('/api/results/approve/audit', { ids, password: STAFF_PASSWORD })).body.resultCode).toBe(
+    200,
+  );
   return { barcode: barcode!, specimenId: specimen.id, resultIds: ids };
 }
 

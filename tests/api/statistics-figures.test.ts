@@ -54,7 +54,7 @@ describe('workload', () => {
     const rows = results.map((r) => ({ id: r.id, result: value(r) }));
     expect((await editor.post('/api/results/worksheet', { rows })).body.resultCode).toBe(200);
     const ids = results.map((r) => r.id);
-    const signed = await admin.post('/api/results/approve', { ids, step: 'firstReview', password: DEMO_PASSWORD });
+    const signed = await admin.post('/api/results/approve/firstReview', { ids, password: DEMO_PASSWORD });
     expect(signed.body.resultCode, signed.body.resultMessage).toBe(200);
     const after = await workload();
     const count = (page: Page, name: string, step: string) => Number(rowOf(page, name)?.[step] ?? 0);

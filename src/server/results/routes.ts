@@ -13,11 +13,10 @@ const MAX_ROWS = 2000;
 
 const approveBody = {
   type: 'object',
-  required: ['ids', 'step', 'password'],
+  required: ['ids', 'password'],
   additionalProperties: false,
   properties: {
     ids: { type: 'array', minItems: 1, maxItems: MAX_ROWS, items: { type: 'integer', minimum: 1 } },
-    step: { type: 'string', enum: ['firstReview', 'audit'] },
     password: { type: 'string', maxLength: 200 },
   },
 } as const;
@@ -83,32 +82,34 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
 
   /**
    * First review or audit of results, signed: the user's password again, the meaning recorded with the
-   * signer's name and time on each result and in its history; all or none.
+   * signer's name and time on each result and in its history; all or none. One path per step, not a
+   * parameter: screens name their commands' paths, which must exist as routes.
    */
-  app.post<{ Body: { ids: number[]; step: 'firstReview' | 'audit'; password: string } }>(
-    '/api/results/approve',
-    { schema: { body: approveBody } },
-    async (request) => {
-      const caller: Caller = callerOf(request);
-      const { ids, step, password } = request.body;
-      const meaning = MEANING[step][caller.locale];
-      await confirmSignature(kernel, caller, meaning, password);
-      const signature = {
-        meaning,
-        signer: caller.actor.userName,
-        account: caller.actor.userAccount,
-        at: kernel.now().toISOString(),
-      };
-      await inOneTransaction(kernel, async (tx, afterCommit) => {
-        for (const id of [...new Set(ids)])
-          await kernel.resources.transition(caller, RESULT, id, step, {
-            tx,
-            afterCommit,
-            system: true,
-            details: { signature },
-          });
-      });
-      return ok({ approved: new Set(ids).size });
-    },
-  );
+  for (const step of ['firstReview', 'audit'] as const)
+    app.post<{ Body: { ids: number[]; password: string } }>(
+      `/api/results/approve/${step}`,
+      { schema: { body: approveBody } },
+      async (request) => {
+        const caller: Caller = callerOf(request);
+        const { ids, password } = request.body;
+        const meaning = MEANING[step][caller.locale];
+        await confirmSignature(kernel, caller, meaning, password);
+        const signature = {
+          meaning,
+          signer: caller.actor.userName,
+          account: caller.actor.userAccount,
+          at: kernel.now().toISOString(),
+        };
+        await inOneTransaction(kernel, async (tx, afterCommit) => {
+          for (const id of [...new Set(ids)])
+            await kernel.resources.transition(caller, RESULT, id, step, {
+              tx,
+              afterCommit,
+              system: true,
+              details: { signature },
+            });
+        });
+        return ok({ approved: new Set(ids).size });
+      },
+    );
 }

@@ -386,6 +386,34 @@ export interface ListDef {
      */
     sort?: string;
   }[];
+  /**
+   * The list as a worksheet: one field of the rows is typed in place, row after row (Enter moves down, a column pasted from a spreadsheet fills the rows below), and the changed rows are saved at once to `save` as {rows: [{id, <field>: value}]}, all or none.
+   */
+  worksheet?: {
+    field: string;
+    /**
+     * The call that takes the changed rows (POST).
+     */
+    save: string;
+    /**
+     * A small JSON condition on the record's fields: a comparison, or all / any / not of others. Never JavaScript.
+     */
+    editableWhen?:
+      | {
+          field: string;
+          op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'notIn' | 'empty' | 'notEmpty';
+          value?: unknown;
+        }
+      | {
+          all: Predicate[];
+        }
+      | {
+          any: Predicate[];
+        }
+      | {
+          not: Predicate;
+        };
+  };
 }
 export interface ActionsDef {
   toolbar?: ActionDef[];

@@ -23,6 +23,9 @@ import { useSelection } from './list/useSelection';
 import { HistoryDrawer } from './HistoryDrawer';
 import { RecordDialog } from './RecordDialog';
 import { ScanBar } from './ScanBar';
+import { WorksheetBar } from './WorksheetBar';
+import { WorksheetCell } from './WorksheetCell';
+import { useWorksheet } from './list/useWorksheet';
 import type { DialogMode } from './rjsfSchema';
 import { ScreenTable } from './ScreenTable';
 import { ScreenToolbar } from './ScreenToolbar';
@@ -72,6 +75,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const layout = useTableLayout(pageRef);
   const [history, setHistory] = useState<ScreenRecord>();
   const scanned = useScanned(screen, list);
+  const sheet = useWorksheet(screen, list.reload);
+  const sheetField = sheet.sheet && screen.fields.find((f) => f.key === sheet.sheet!.field);
+  const cell = (key: string, record: ScreenRecord, index: number) =>
+    sheetField && key === sheetField.key && sheet.editable(record) ? (
+      <WorksheetCell sheet={sheet} record={record} rows={list.records} index={index} label={sheetField.label[locale]} />
+    ) : undefined;
 
   const saveRecord = (data: RecordValues) => {
     const open = editor.dialog;
@@ -112,11 +121,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         rowActions: actions.row,
         commandState: (a, record) => commands.button(commandKey('row', a, record.id)),
         onRow,
+        cell: sheet.sheet ? cell : undefined,
       }),
     // The row actions follow from screen and roles, the handlers' state from the running command:
     // all in the deps through screen, roles and commands.running.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [screen, locale, list.params.sort, roles, commands.running],
+    [screen, locale, list.params.sort, roles, commands.running, sheet.edits, list.records],
   );
 
   const asking = commands.asking;
@@ -143,6 +153,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         records={list.records}
         reload={list.reload}
       />
+      {sheet.sheet && <WorksheetBar sheet={sheet} />}
       {list.error !== undefined && (
         <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />
       )}

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Tag, type TableColumnsType } from 'antd';
 import type { Locale } from '../../shared/i18n/messages';
 import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
@@ -18,6 +19,8 @@ export interface ColumnOptions {
   /** A command's button state on a row: the running one spins, the others wait. */
   commandState: (action: ActionDef, record: ScreenRecord) => { loading?: boolean; disabled?: boolean };
   onRow: (action: ActionDef, record: ScreenRecord) => void;
+  /** A cell drawn by the page instead of the field's value (a worksheet's typed column); undefined: the value. */
+  cell?: (key: string, record: ScreenRecord, index: number) => ReactNode | undefined;
 }
 
 /**
@@ -37,7 +40,8 @@ export function screenColumns(options: ColumnOptions): TableColumnsType<ScreenRe
       ellipsis: column.ellipsis ?? true,
       sorter: f.sortable ? true : undefined,
       sortOrder: sort?.field === f.key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
-      render: (_: unknown, record: ScreenRecord) => fieldValue(f, record, locale),
+      render: (_: unknown, record: ScreenRecord, index: number) =>
+        options.cell?.(f.key, record, index) ?? fieldValue(f, record, locale),
     };
   });
   if (screen.resource.publicData) cols.push(syncColumn(t));

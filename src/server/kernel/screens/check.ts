@@ -64,6 +64,7 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   if (screen.list?.defaultSort) known(screen.list.defaultSort.field, '/list/defaultSort/field');
   if (screen.list?.tree) known(screen.list.tree.parentField, '/list/tree/parentField');
   if (screen.list?.scan) known(screen.list.scan.field, '/list/scan/field');
+  if (screen.list?.worksheet) known(screen.list.worksheet.field, '/list/worksheet/field');
   screen.list?.indexes?.forEach((index, i) => {
     index.equals.forEach((k, j) => known(k, `/list/indexes/${i}/equals/${j}`));
     if (index.sort) known(index.sort, `/list/indexes/${i}/sort`);
