@@ -28,7 +28,8 @@ function transitionCommand(
   const asked = (transition.requires ?? [])
     .map((key) => owner.fields.find((f) => f.key === key))
     .filter((f): f is FieldDef => f !== undefined)
-    .map((f) => ({ ...f, required: true, readOnly: false }));
+    // Asked in the transition's own dialog: required there, whatever the record form's conditions say.
+    .map(({ visibleWhen: _v, requiredWhen: _r, enabledWhen: _e, ...f }) => ({ ...f, required: true, readOnly: false }));
   const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
   return {
     kind: 'command',
