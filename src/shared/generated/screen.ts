@@ -289,6 +289,10 @@ export interface ColumnDef {
   width?: number;
   fixed?: 'left' | 'right';
   ellipsis?: boolean;
+  /**
+   * A key column: what a user must see of every row (its number, name, state). A table narrower than its columns keeps the key columns in view at its left and scrolls the others; on a phone a row is a card of its key columns. A screen that marks none gets its first column, its title field and its state field (the lifecycle's, else an enum field named status).
+   */
+  key?: boolean;
 }
 export interface FormDef {
   /**
