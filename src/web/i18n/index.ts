@@ -99,6 +99,7 @@ const ui = {
   'screen.selectFirst': { 'zh-CN': '请先勾选数据进行操作', 'en-US': 'Select rows first' },
   'screen.commandDone': { 'zh-CN': '{action}成功', 'en-US': '{action}: done' },
   'screen.commandFailed': { 'zh-CN': '{action}失败', 'en-US': '{action} failed' },
+  'screen.commandSaved': { 'zh-CN': '{action}成功，已保存 {files}', 'en-US': '{action}: done, {files} saved' },
   'screen.download': { 'zh-CN': '下载', 'en-US': 'Download' },
   'screen.chooseFile': { 'zh-CN': '选择文件', 'en-US': 'Choose a file' },
   'screen.replaceFile': { 'zh-CN': '更换文件', 'en-US': 'Replace' },
