@@ -9,9 +9,9 @@ import { textWidth } from './textWidth';
 /** Narrower than this (a phone), a list shows its rows as cards: no table fits there. */
 export const CARDS_BELOW = 576;
 /** The share of the table's width the row actions may take before the rest go in a more menu. */
-const ACTIONS_SHARE = 0.25;
+const ACTIONS_SHARE = 0.3;
 const ACTIONS_MIN = 120;
-const ACTIONS_MAX = 320;
+const ACTIONS_MAX = 360;
 
 export interface ListFitOptions<R> {
   /** The list's field columns (with keys and widths), in the schema's order; no actions column. */
