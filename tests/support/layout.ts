@@ -5,13 +5,14 @@ import type { Page } from 'playwright-core';
  * in one pass inside the page: the window scrolling sideways; the header's breadcrumb, buttons and
  * tab bar running into each other; and on a list, a key column or a row's action out of view, cut
  * off or under a pinned column without scrolling the table. `keys` are the list's key columns (their
- * cells carry `screen-col-<key>`). Answers one sentence per problem.
+ * cells carry `screen-col-<key>`); with `actions`, every row must offer at least one action. Answers one
+ * sentence per problem.
  */
-export function layoutProblems(page: Page, keys: readonly string[]): Promise<string[]> {
-  return page.evaluate(probe, [...keys]);
+export function layoutProblems(page: Page, keys: readonly string[], actions = false): Promise<string[]> {
+  return page.evaluate(probe, { keys: [...keys], actions });
 }
 
-function probe(keys: string[]): string[] {
+function probe({ keys, actions: rowsAct }: { keys: string[]; actions: boolean }): string[] {
   const problems: string[] = [];
   const width = window.innerWidth;
   const visible = (el: Element | null): el is HTMLElement => el instanceof HTMLElement && el.offsetParent !== null;
@@ -64,6 +65,7 @@ function probe(keys: string[]): string[] {
         else if (!within(box(field), frame)) problems.push(`${row}: its key field ${key} sticks out`);
       }
       const actions = [...card.querySelectorAll('.screen-row-actions > button')].filter(visible);
+      if (rowsAct && actions.length === 0) problems.push(`${row} offers no action`);
       actions.forEach((action, i) => {
         if (!within(box(action), frame)) problems.push(`${row}: its action ${named(action)} sticks out`);
         for (const other of actions.slice(i + 1))
@@ -101,7 +103,9 @@ function probe(keys: string[]): string[] {
         if (other !== cell && overlap(at, box(other)))
           problems.push(`${where}: key column ${key} is under a pinned column`);
     }
-    for (const action of row.querySelectorAll('.screen-row-actions > button')) {
+    const actions = row.querySelectorAll('.screen-row-actions > button');
+    if (rowsAct && row !== header && actions.length === 0) problems.push(`${where} offers no action`);
+    for (const action of actions) {
       const at = box(action);
       const cell = action.closest('td');
       if (!within(at, frame)) problems.push(`${where}: action ${named(action)} is out of view`);
