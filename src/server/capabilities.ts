@@ -12,6 +12,8 @@ import { menus } from './menus/capability.js';
 import { microbiology } from './microbiology/capability.js';
 import { organizations } from './organizations/capability.js';
 import { qc } from './qc/capability.js';
+import { reports } from './reports/capability.js';
+import { results } from './results/capability.js';
 import { roles } from './roles/capability.js';
 import { specimens } from './specimens/capability.js';
 import { statistics } from './statistics/capability.js';
@@ -37,6 +39,8 @@ export const CAPABILITIES: readonly Capability[] = [
   dataInput,
   barcodes,
   qc,
+  results,
+  reports,
   finance,
   microbiology,
   statistics,

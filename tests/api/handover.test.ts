@@ -517,6 +517,27 @@ describe('slips and lists of handovers', () => {
     // A specimen taken off is free for another handover.
     await newHandover(admin, [a!]);
   });
+
+  it('returns a specimen taken off a handover to the state it was sent from', async () => {
+    const [registered, received, other] = codes(3);
+    const specimen = async (barcode: string) =>
+      (await admin.get<{ records: { id: number; status: string }[] }>(`/api/resources/specimen?barcode=${barcode}`))
+        .body.resultObject.records[0]!;
+    const id = (await specimen(received!)).id;
+    expect((await admin.post(`/api/resources/specimen/${id}/transitions/receive`, {})).status).toBe(200);
+    const h = await newHandover(admin, [registered!, received!, other!]);
+    for (const barcode of [registered, received]) expect((await specimen(barcode!)).status).toBe('inTransit');
+    const lines = await linesOf(h.id);
+    for (const line of lines.filter((l) => l.barcode !== other))
+      expect((await admin.post(`/api/handover/deleteAim?recordId=${h.id}&aimId=${line.id}`)).status).toBe(200);
+    expect([(await specimen(registered!)).status, (await specimen(received!)).status]).toEqual([
+      'registered',
+      'received',
+    ]);
+    const events = (await admin.get<{ name: string; toState: string }[]>(`/api/resources/specimen/${id}/events`)).body
+      .resultObject;
+    expect(events.filter((e) => e.name === 'recall').map((e) => e.toState)).toEqual(['received']);
+  });
 });
 
 describe('two laboratories', () => {

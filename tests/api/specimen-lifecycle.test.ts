@@ -215,6 +215,19 @@ describe('views of the one specimen', () => {
     expect(await read(res.body.resultObject.id)).toMatchObject({ entrySource: 'special', status: 'registered' });
   });
 
+  it('enters a specimen phoned in to customer service as the one specimen, its barcode issued', async () => {
+    const res = await editor.post<Specimen>('/api/resources/customerServiceEntry', { ...values, barcode: '' });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const s = await read(res.body.resultObject.id);
+    expect(s).toMatchObject({ entrySource: 'customerService', status: 'registered', enteredBy: '王检验' });
+    expect(s.barcode).toMatch(/^\d{10}$/);
+    const listed = async (resource: string) =>
+      (await admin.get<Page<Specimen>>(`/api/resources/${resource}?barcode=${s.barcode}`)).body.resultObject.records;
+    expect((await listed('specimen')).map((r) => r.id)).toEqual([s.id]);
+    expect((await listed('customerServiceEntry')).map((r) => r.id)).toEqual([s.id]);
+    expect(await listed('specialEntry')).toEqual([]);
+  });
+
   it('serves transition buttons as commands shown in the states they leave, the state read-only', async () => {
     const screen = (
       await editor.get<{ fields: { key: string; readOnly?: boolean }[]; actions: { row: Record<string, unknown>[] } }>(

@@ -50,7 +50,14 @@ beforeAll(async () => {
   admin = api(server.url, token);
   const purpose = (await admin.get<Page<{ category: string }>>('/api/resources/inspectionPurpose?size=1')).body
     .resultObject.records[0]!;
-  await deployXml(server.url, token, admin, 'specimen_testing', testingModel('specimen_testing'), Number(purpose.category));
+  await deployXml(
+    server.url,
+    token,
+    admin,
+    'specimen_testing',
+    testingModel('specimen_testing'),
+    Number(purpose.category),
+  );
 });
 afterAll(() => server?.dispose());
 

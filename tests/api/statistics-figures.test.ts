@@ -40,31 +40,35 @@ async function clone(resource: string, changes: Record<string, unknown>) {
 }
 
 describe('workload', () => {
-  it('counts the steps each person did in the period, from the laboratory records', async () => {
-    const day = 'atFrom=2031-03-01&atTo=2031-03-01';
-    await clone('sampleCollection', {
-      barcode: 'T3103010001',
-      collector: '测试甲',
-      collectedAt: '2031-03-01 07:30:00',
-    });
-    await clone('inspectionResult', {
-      barcode: 'T3103010001',
-      tester: '测试乙',
-      reviewer: '测试甲',
-      testedAt: '2031-03-01 10:00:00',
-    });
-    await clone('inspectionResult', {
-      barcode: 'T3103010001',
-      tester: '测试乙',
-      reviewer: '',
-      testedAt: '2031-03-02 10:00:00',
-    });
-    const figures = (await editor.get<Page>(`/api/statistics/workload?${day}`)).body.resultObject;
-    expect(rowOf(figures, '测试甲')).toMatchObject({ collected: 1, received: 0, tested: 0, reviewed: 1, count: 2 });
-    expect(rowOf(figures, '测试乙')).toMatchObject({ tested: 1, count: 1 });
-    // The demo's own staff show without a period: the list is never empty after npm start.
-    const all = (await editor.get<Page>('/api/statistics/workload')).body.resultObject;
-    expect(rowOf(all, '王检验')?.tested).toBeGreaterThan(0);
+  it('counts the results each person tested and first-reviewed, as the server stamped them', async () => {
+    const workload = async () => (await editor.get<Page>('/api/statistics/workload')).body.resultObject;
+    const before = await workload();
+    const purpose = (await admin.get<Page>(`/api/resources/inspectionPurpose?name=${encodeURIComponent('血常规')}`))
+      .body.resultObject.records[0]!.id;
+    const specimen = await clone('specimen', { barcode: '', status: undefined, purposes: [purpose] });
+    expect((await editor.post(`/api/resources/specimen/${specimen.id}/transitions/receive`, {})).status).toBe(200);
+    const results = (await admin.get<Page>(`/api/resources/inspectionResult?barcode=${String(specimen.barcode)}`)).body
+      .resultObject.records;
+    // A high white count (not auto-verified) and a normal haemoglobin: both wait for a person's review.
+    const value = (r: Rec) => ((r.labels as { item?: string }).item === '白细胞计数' ? '12' : '140');
+    const rows = results.map((r) => ({ id: r.id, result: value(r) }));
+    expect((await editor.post('/api/results/worksheet', { rows })).body.resultCode).toBe(200);
+    const ids = results.map((r) => r.id);
+    const signed = await admin.post('/api/results/approve/firstReview', { ids, password: DEMO_PASSWORD });
+    expect(signed.body.resultCode, signed.body.resultMessage).toBe(200);
+    const after = await workload();
+    const count = (page: Page, name: string, step: string) => Number(rowOf(page, name)?.[step] ?? 0);
+    expect(count(after, '王检验', 'tested')).toBe(count(before, '王检验', 'tested') + results.length);
+    expect(count(after, '系统管理员', 'reviewed')).toBe(count(before, '系统管理员', 'reviewed') + results.length);
+  });
+
+  it('counts a collection for whoever collected the specimen at the collection bench', async () => {
+    const before = rowOf((await editor.get<Page>('/api/statistics/workload')).body.resultObject, '王检验');
+    const specimen = await clone('specimen', { barcode: '', status: undefined });
+    const res = await editor.post<Rec>(`/api/resources/sampleCollection/${specimen.id}/transitions/collect`, {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = rowOf((await editor.get<Page>('/api/statistics/workload')).body.resultObject, '王检验');
+    expect(after?.collected).toBe(Number(before?.collected ?? 0) + 1);
   });
 
   it('counts a receipt for whoever received the specimen, as the server stamped it', async () => {

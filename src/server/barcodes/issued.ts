@@ -35,7 +35,8 @@ export const MESSAGES = {
   changed: { 'zh-CN': '条码号发放后不能修改', 'en-US': 'A barcode cannot be changed once issued' },
 } satisfies Record<string, Record<Locale, string>>;
 
-const fill = (message: Record<Locale, string>, barcode: string) =>
+/** A message naming the barcode it is about. */
+export const fill = (message: Record<Locale, string>, barcode: string) =>
   Object.fromEntries(Object.entries(message).map(([l, m]) => [l, m.replace('{barcode}', barcode)])) as Record<
     Locale,
     string

@@ -9,6 +9,7 @@ import { PublicData } from './publicData/service.js';
 import { HookRegistry } from './resources/hooks.js';
 import { RecordStore } from './resources/store.js';
 import { RecordEvents } from './events/events.js';
+import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
@@ -35,6 +36,8 @@ export interface Kernel extends KernelBase {
   records: RecordStore;
   /** Records' histories (a specimen's timeline): transitions and capabilities' steps. */
   events: RecordEvents;
+  /** Files kept with records as issued (a signed report's PDF). */
+  files: RecordFiles;
   configKinds: ConfigKinds;
   ports: Ports;
 }
@@ -54,6 +57,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     publicData: new PublicData(base.db, base.screens),
     records: new RecordStore(base.screens),
     events: new RecordEvents(),
+    files: new RecordFiles(),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
   };

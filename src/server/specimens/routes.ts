@@ -5,12 +5,12 @@ import { localDateTime } from '../../shared/time.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
-import type { Caller } from '../kernel/identity/actor.js';
-import { appendLog } from '../kernel/audit/log.js';
+import { logLabelPrints } from '../kernel/resources/labels.js';
+import { sendPdf } from '../kernel/resources/routes.js';
 import { idList } from '../kernel/publicData/ids.js';
 import type { ApiRecord } from '../kernel/resources/records.js';
 import { specimenCharacterRoutes } from './characterCalls.js';
-import { barcodePng, labelsPdf, type LabelData } from './labels.js';
+import { barcodePng, labelsPdf, type LabelData } from '../kernel/print/labels.js';
 
 const SPECIMEN = 'specimen';
 const MAX_LABELS = 500;
@@ -34,12 +34,8 @@ export async function specimenRoutes(app: FastifyInstance, kernel: Kernel) {
       caller.locale,
       TITLE[caller.locale],
     );
-    await logPrints(kernel, caller, specimens);
-    const name = encodeURIComponent(`${TITLE[caller.locale]}_${localDateTime(kernel.now()).slice(0, 10)}.pdf`);
-    return reply
-      .header('Content-Type', 'application/pdf')
-      .header('Content-Disposition', `attachment; filename*=UTF-8''${name}`)
-      .send(pdf);
+    await logLabelPrints(kernel, caller, SPECIMEN, specimens);
+    return sendPdf(reply, pdf, `${TITLE[caller.locale]}_${localDateTime(kernel.now()).slice(0, 10)}.pdf`);
   });
 
   /** One specimen's barcode as a PNG image (what the label prints), for a label printer's own software. */
@@ -86,22 +82,4 @@ function labelOf(kernel: Kernel, s: ApiRecord, locale: Locale): LabelData {
     collectedAt: typeof s.collectedAt === 'string' ? s.collectedAt : undefined,
     urgent: s.urgent === true,
   };
-}
-
-/** Every label printed is in the operation log and in the specimen's history. */
-async function logPrints(kernel: Kernel, caller: Caller, specimens: ApiRecord[]) {
-  await kernel.db.transaction(async (tx) => {
-    for (const s of specimens) {
-      await appendLog(tx, caller.actor, { resource: SPECIMEN, recordId: s.id, action: 'labelPrint', ip: caller.ip });
-      await kernel.events.append(tx, {
-        resource: SPECIMEN,
-        orgId: s.orgId,
-        recordId: s.id,
-        kind: 'print',
-        name: 'label',
-        actor: caller.actor,
-        at: kernel.now(),
-      });
-    }
-  });
 }

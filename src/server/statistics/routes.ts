@@ -94,7 +94,7 @@ const WORK_STEPS: {
   person: string;
   step: 'collected' | 'received' | 'tested' | 'reviewed' | 'diagnosed';
 }[] = [
-  { resource: 'sampleCollection', periodKey: 'collectedAt', person: 'collector', step: 'collected' },
+  { resource: 'specimen', periodKey: 'collectedAt', person: 'collector', step: 'collected' },
   { resource: 'specimen', periodKey: 'receivedAt', person: 'receiver', step: 'received' },
   { resource: 'inspectionResult', periodKey: 'testedAt', person: 'tester', step: 'tested' },
   { resource: 'inspectionResult', periodKey: 'testedAt', person: 'reviewer', step: 'reviewed' },

@@ -167,21 +167,6 @@ export interface CommissionedProjectRecord {
 }
 
 /**
- * Requests hospitals phone in to customer service (add or cancel tests, correct patient data, urgent reports) and how they were handled.
- */
-export interface CustomerServiceEntryRecord {
-  ticketNo: string | null;
-  hospital: number | null;
-  barcode?: string | null;
-  patientName?: string | null;
-  requestType: ('addTest' | 'cancelTest' | 'correct' | 'urgent') | null;
-  content: string | null;
-  status: ('open' | 'done' | 'closed') | null;
-  handledBy?: string | null;
-  createdOn: string | null;
-}
-
-/**
  * Per professional group: the daily receiving cut-off, expected volume and the threshold that raises a volume alert on the dashboard.
  */
 export interface DailySampleConfigRecord {
@@ -526,23 +511,37 @@ export interface SpecimenRecord {
 }
 
 /**
- * Results of general inspection: each item's value, flag against the patient's reference range, instrument, tester and reviewer (two different people).
+ * Results of general inspection: one per ordered item of a received specimen; the value entered by the tester, interpreted by the server (unit, reference range, flag, critical, delta), signed by a first reviewer and an auditor who are other accounts, or auto-verified by the audit rules.
  */
 export interface InspectionResultRecord {
-  barcode: string | null;
-  patientName: string | null;
-  sex: ('male' | 'female' | 'unknown') | null;
+  barcode?: string | null;
+  patientName?: string | null;
+  sex?: ('male' | 'female' | 'unknown') | null;
   age?: number | null;
-  item: number | null;
-  result: string | null;
+  item?: number | null;
+  result?: string | null;
   unit?: string | null;
-  flag: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
+  flag?: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
   referenceRange?: string | null;
   instrument?: number | null;
-  testedAt: string | null;
-  tester: string | null;
+  testedAt?: string | null;
+  tester?: string | null;
+  testerAccount?: string | null;
   reviewer?: string | null;
-  status: ('tested' | 'firstReviewed' | 'audited' | 'published') | null;
+  professionalGroup?: number | null;
+  reviewedAt?: string | null;
+  reviewerAccount?: string | null;
+  auditor?: string | null;
+  auditedAt?: string | null;
+  auditorAccount?: string | null;
+  critical?: boolean | null;
+  criticalNotified?: string | null;
+  criticalAckBy?: string | null;
+  criticalAckAt?: string | null;
+  delta?: string | null;
+  autoVerdict?: string | null;
+  rollbackReason?: string | null;
+  status?: ('pending' | 'tested' | 'firstReviewed' | 'audited' | 'published') | null;
 }
 
 /**
@@ -759,6 +758,7 @@ export interface InspectionItemRecord {
         ageFrom?: number | null;
         ageTo?: number | null;
         ageUnit?: ('year' | 'month' | 'day') | null;
+        specimenType?: number | null;
         lower?: number | null;
         upper?: number | null;
         text?: string | null;
@@ -1199,42 +1199,41 @@ export interface PreprocessQueryRecord {
 }
 
 /**
- * Logistics box labels printed for collection runs: box number, hospital, specimen count and courier.
+ * Logistics box labels for collection runs: the server issues each box its logistics number and prints it as a Code 128 label with hospital, box, specimen count and courier; each print is logged.
  */
 export interface LogisticsCodeRecord {
-  logisticsNo: string | null;
+  logisticsNo?: string | null;
   hospital: number | null;
   boxNo: string | null;
   specimenCount: number | null;
   courier: ('sf' | 'jd' | 'ems' | 'own') | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**
- * QR labels for logistics boxes that couriers and receivers scan; the code carries the box, hospital and count.
+ * QR labels for logistics boxes that couriers and receivers scan: the server issues the number, the label prints it as a QR code beside the box, hospital, count and temperature; each print is logged.
  */
 export interface LogisticsQrCodeRecord {
-  qrNo: string | null;
+  qrNo?: string | null;
   hospital: number | null;
   boxNo: string | null;
   specimenCount: number | null;
   temperature: ('room' | 'cold' | 'frozen') | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**
- * Serial (sample) numbers printed for each group's daily run, with who printed them and whether it was a reprint (reprints never take a new number).
+ * Serial numbers printed for each group's run: the server issues the next number of the group's rule for a registered specimen and prints its labels (copies as asked); printing again reprints the same number; each print is logged with who and when.
  */
 export interface SerialPrintRecord {
-  serialNo: string | null;
+  serialNo?: string | null;
   barcode: string | null;
   professionalGroup: number | null;
   copies: number | null;
-  reprint?: boolean | null;
   printedBy?: string | null;
-  printedAt: string | null;
+  printedAt?: string | null;
 }
 
 /**
@@ -1421,10 +1420,12 @@ export interface RemarkDictionaryRecord {
 }
 
 /**
- * Published reports by barcode, patient and hospital, with the times that make up the turnaround and who reviewed them; an invalidated report keeps its reason.
+ * Patient reports the server issues when a specimen's results are audited: the PDF made from the matching template with the results, flags, ranges and signers, kept as issued; invalidated with a reason and reissued as a corrected new version, the old one kept and retrievable. Every view and download is logged.
  */
 export interface ReportRecordRecord {
   reportNo: string | null;
+  reportVersion?: number | null;
+  corrected?: boolean | null;
   barcode: string | null;
   patientName: string | null;
   sex?: ('M' | 'F' | 'U') | null;
@@ -1439,9 +1440,16 @@ export interface ReportRecordRecord {
   receivedAt?: string | null;
   reportedAt: string | null;
   reviewer: string | null;
+  hospitalName?: string | null;
+  auditor?: string | null;
+  template?: number | null;
+  replaces?: string | null;
+  replacedBy?: string | null;
   status: ('published' | 'printed' | 'invalidated') | null;
   hasCritical?: boolean | null;
   invalidReason?: string | null;
+  invalidatedBy?: string | null;
+  invalidatedAt?: string | null;
 }
 
 /**
@@ -1464,7 +1472,7 @@ export interface ReportTemplateMatchRecord {
   templateId: number | null;
   hospitalName?: string | null;
   itemName?: string | null;
-  professionalGroup?: ('biochem' | 'immuno' | 'clinical' | 'micro' | 'histo' | 'cyto' | 'molecular') | null;
+  professionalGroup?: number | null;
   priority: number | null;
   enabled?: boolean | null;
 }
@@ -1531,20 +1539,6 @@ export interface RoleRecord {
   code: ('admin' | 'editor') | null;
   description?: string | null;
   userCount?: number | null;
-}
-
-/**
- * Collection of specimens at sampling points: who collected what, when, in how many tubes; the start of the specimen's journey.
- */
-export interface SampleCollectionRecord {
-  barcode: string | null;
-  patientName: string | null;
-  samplingPoint: number | null;
-  specimenType: number | null;
-  tubeCount: number | null;
-  collector: string | null;
-  collectedAt: string | null;
-  status: ('collected' | 'picked' | 'delivered') | null;
 }
 
 /**
@@ -1815,7 +1809,6 @@ export interface ResourceRecords {
   callRecord: CallRecordRecord;
   commissionOrder: CommissionOrderRecord;
   commissionedProject: CommissionedProjectRecord;
-  customerServiceEntry: CustomerServiceEntryRecord;
   dailySampleConfig: DailySampleConfigRecord;
   dataImport: DataImportRecord;
   treeDataSource: TreeDataSourceRecord;
@@ -1895,7 +1888,6 @@ export interface ResourceRecords {
   requestUnaudit: RequestUnauditRecord;
   roleMenu: RoleMenuRecord;
   role: RoleRecord;
-  sampleCollection: SampleCollectionRecord;
   sampleHandover: SampleHandoverRecord;
   samplingInfo: SamplingInfoRecord;
   samplingPoint: SamplingPointRecord;

@@ -146,6 +146,15 @@ export interface ResourceDef {
         not: Predicate;
       };
   lifecycle?: LifecycleDef;
+  /**
+   * A printable label of each record (GET /api/resources/{name}/labels?ids=…, a PDF of 50 × 30 mm pages; each print is logged): the field its barcode or QR code encodes, the fields printed beside it, and the field giving how many copies of a label to print.
+   */
+  label?: {
+    code: string;
+    symbology: 'code128' | 'qr';
+    lines?: string[];
+    copies?: string;
+  };
 }
 /**
  * States and transitions of a record, enforced by the server: the state field changes only through a transition (never by an edit, an import or a batch), each one an event of the record's history.
@@ -195,6 +204,10 @@ export interface TransitionDef {
    * Run only by the server (a handover sent, a task completed): no button offers it.
    */
   system?: boolean;
+  /**
+   * The transition undoes the step that led into the current state (a handover recalled): the record returns to the state it was in before, as its history tells; `to` is used when the history does not say.
+   */
+  back?: boolean;
 }
 export interface FieldDef {
   key: string;
@@ -256,6 +269,17 @@ export interface FieldDef {
    * Keep an index on this field for list queries.
    */
   index?: boolean;
+  /**
+   * The server fills the field when the record is created, never the user (read-only on every form): actor (the signed-in user's name), account, organization (the user's organisation name), now (date and time).
+   */
+  stamp?: 'actor' | 'account' | 'organization' | 'now';
+  /**
+   * The server issues the field's value when the record is created, never the user (read-only on every form): the prefix, the day (yyyyMMdd), a dash and the day's next number of this resource, zero-padded to width (WL20261124-0007).
+   */
+  numbering?: {
+    prefix: string;
+    width?: number;
+  };
 }
 export interface Option {
   value: string | number | boolean;
@@ -366,6 +390,34 @@ export interface ListDef {
      */
     sort?: string;
   }[];
+  /**
+   * The list as a worksheet: one field of the rows is typed in place, row after row (Enter moves down, a column pasted from a spreadsheet fills the rows below), and the changed rows are saved at once to `save` as {rows: [{id, <field>: value}]}, all or none.
+   */
+  worksheet?: {
+    field: string;
+    /**
+     * The call that takes the changed rows (POST).
+     */
+    save: string;
+    /**
+     * A small JSON condition on the record's fields: a comparison, or all / any / not of others. Never JavaScript.
+     */
+    editableWhen?:
+      | {
+          field: string;
+          op: 'eq' | 'ne' | 'gt' | 'gte' | 'lt' | 'lte' | 'in' | 'notIn' | 'empty' | 'notEmpty';
+          value?: unknown;
+        }
+      | {
+          all: Predicate[];
+        }
+      | {
+          any: Predicate[];
+        }
+      | {
+          not: Predicate;
+        };
+  };
 }
 export interface ActionsDef {
   toolbar?: ActionDef[];

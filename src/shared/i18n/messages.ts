@@ -21,6 +21,7 @@ export const messages = {
   'password.confirm.required': { 'zh-CN': '请再次输入密码', 'en-US': 'Please enter the password again' },
   'password.confirm.mismatch': { 'zh-CN': '两次输入密码不一致!', 'en-US': 'The two passwords do not match!' },
   'password.old.wrong': { 'zh-CN': '原密码错误', 'en-US': 'The old password is wrong' },
+  'signature.badPassword': { 'zh-CN': '密码错误，签名未完成', 'en-US': 'Wrong password: nothing was signed' },
   'password.changed': { 'zh-CN': '密码修改成功', 'en-US': 'Password changed' },
   'login.username.required': { 'zh-CN': '请输入用户名', 'en-US': 'Please enter the user name' },
   'login.password.required': { 'zh-CN': '请输入密码', 'en-US': 'Please enter the password' },

@@ -82,6 +82,13 @@ const ui = {
   'screen.historyFailed': { 'zh-CN': '履历加载失败', 'en-US': 'The timeline could not be loaded' },
   'screen.scan': { 'zh-CN': '扫描条码后回车', 'en-US': 'Scan a barcode (Enter)' },
   'screen.scanNone': { 'zh-CN': '未找到条码 {code}', 'en-US': 'No record with barcode {code}' },
+  'screen.worksheetSave': { 'zh-CN': '保存结果（{n}）', 'en-US': 'Save results ({n})' },
+  'screen.worksheetSaved': { 'zh-CN': '已保存 {n} 个结果', 'en-US': '{n} results saved' },
+  'screen.worksheetDiscard': { 'zh-CN': '放弃修改', 'en-US': 'Discard changes' },
+  'screen.worksheetHint': {
+    'zh-CN': '在结果列输入，回车到下一行；可从表格粘贴一列结果',
+    'en-US': 'Type in the result column, Enter for the next row; a column pasted from a spreadsheet fills the rows',
+  },
   'event.create': { 'zh-CN': '登记', 'en-US': 'Registered' },
   'event.workflow.started': { 'zh-CN': '启动流程', 'en-US': 'Process started' },
   'event.workflow.notStarted': { 'zh-CN': '未启动流程', 'en-US': 'Process not started' },

@@ -27,6 +27,9 @@ import { HistoryDrawer } from './HistoryDrawer';
 import { RecordDialog } from './RecordDialog';
 import type { RowItem } from './RowActions';
 import { ScanBar } from './ScanBar';
+import { WorksheetBar } from './WorksheetBar';
+import { WorksheetCell } from './WorksheetCell';
+import { useWorksheet } from './list/useWorksheet';
 import type { DialogMode } from './rjsfSchema';
 import { ScreenTable } from './ScreenTable';
 import { ScreenToolbar } from './ScreenToolbar';
@@ -76,6 +79,12 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const layout = useTableLayout(pageRef);
   const [history, setHistory] = useState<ScreenRecord>();
   const scanned = useScanned(screen, list);
+  const sheet = useWorksheet(screen, list.reload);
+  const sheetField = sheet.sheet && screen.fields.find((f) => f.key === sheet.sheet!.field);
+  const cell = (key: string, record: ScreenRecord, index: number) =>
+    sheetField && key === sheetField.key && sheet.editable(record) ? (
+      <WorksheetCell sheet={sheet} record={record} rows={list.records} index={index} label={sheetField.label[locale]} />
+    ) : undefined;
 
   const saveRecord = (data: RecordValues) => {
     const open = editor.dialog;
@@ -107,10 +116,10 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   };
 
   const columns = useMemo(
-    () => screenColumns({ screen, locale, t, sort: list.params.sort }),
-    // t follows the locale.
+    () => screenColumns({ screen, locale, t, sort: list.params.sort, cell: sheet.sheet ? cell : undefined }),
+    // t follows the locale; a worksheet's cells follow its edits and the rows.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [screen, locale, list.params.sort],
+    [screen, locale, list.params.sort, sheet.edits, list.records],
   );
   const keys = useMemo(() => keyColumns(screen), [screen]);
   const [hidden, setHidden] = useHiddenColumns(screen.id);
@@ -170,6 +179,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         />
         {!fit.cards && <ColumnPicker columns={columns} keys={keys} hidden={hidden} onChange={setHidden} />}
       </div>
+      {sheet.sheet && <WorksheetBar sheet={sheet} />}
       {list.error !== undefined && (
         <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />
       )}

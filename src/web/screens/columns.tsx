@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Tag, type TableColumnsType } from 'antd';
 import type { Locale } from '../../shared/i18n/messages';
 import type { FieldDef, ScreenSchema } from '../../shared/screens/fields';
@@ -12,6 +13,8 @@ export interface ColumnOptions {
   t: ReturnType<typeof useT>;
   /** The list's sort, which the sorted column shows. */
   sort: ListParams['sort'];
+  /** A cell drawn by the page instead of the field's value (a worksheet's typed column); undefined: the value. */
+  cell?: (key: string, record: ScreenRecord, index: number) => ReactNode | undefined;
 }
 
 /**
@@ -40,7 +43,7 @@ export function columnWidth(field: FieldDef): number {
  * sync state of a public resource. Each cell carries `screen-col-<key>`, by which the layout tests
  * find a key column. The row actions and the fitting to the window come after (fit/useListFit).
  */
-export function screenColumns({ screen, locale, t, sort }: ColumnOptions): TableColumnsType<ScreenRecord> {
+export function screenColumns({ screen, locale, t, sort, cell }: ColumnOptions): TableColumnsType<ScreenRecord> {
   const cols: TableColumnsType<ScreenRecord> = listColumns(screen).map((f) => {
     const column = typeof f.column === 'object' ? f.column : {};
     return {
@@ -53,7 +56,8 @@ export function screenColumns({ screen, locale, t, sort }: ColumnOptions): Table
       className: `screen-col-${f.key}`,
       sorter: f.sortable ? true : undefined,
       sortOrder: sort?.field === f.key ? (sort.order === 'asc' ? 'ascend' : 'descend') : null,
-      render: (_: unknown, record: ScreenRecord) => fieldValue(f, record, locale),
+      render: (_: unknown, record: ScreenRecord, index: number) =>
+        cell?.(f.key, record, index) ?? fieldValue(f, record, locale),
     };
   });
   if (screen.resource.publicData) cols.push(syncColumn(t));

@@ -47,6 +47,16 @@ export class RecordEvents {
     );
   }
 
+  /** The state a record was in before the last step that put it in `state`, when its history tells. */
+  async stateBefore(db: Queryable, resource: string, orgId: number, recordId: number, state: string) {
+    const rows = await db.query<{ fromState: string | null }>(
+      `select from_state as "fromState" from record_event where resource = $1 and org_id = $2 and record_id = $3
+         and kind = 'transition' and to_state = $4 order by at desc, id desc limit 1`,
+      [resource, orgId, recordId, state],
+    );
+    return rows[0]?.fromState ?? undefined;
+  }
+
   /** A record's events, oldest first. */
   list(db: Queryable, resource: string, orgId: number, recordId: number): Promise<RecordEvent[]> {
     return db.query<RecordEvent>(

@@ -96,12 +96,19 @@ export async function repointReferences(
     if (!ref) continue;
     // Keys are checked against ^[a-z][A-Za-z0-9]*$ when the schema loads: safe as literals.
     const key = field.key;
+    const given = 'labelField' in ref ? ref.labelField : undefined;
+    const title = given && /^[a-z][A-Za-z0-9]*$/.test(given) ? given : 'name';
+    // The lab's record a base id stands for: its copy of that public record, or (for the lab's own
+    // records, such as its groups) its record of the same title; else the id stays as it was.
+    const local = (id: string) =>
+      `coalesce((select m.id from resource_record m
+          where m.resource = $2 and m.org_id = $3 and m.source_org_id = ${BASE_ORG_ID} and m.source_id = ${id}),
+        (select o.id from resource_record o join resource_record b on b.resource = $2 and b.id = ${id}
+          where o.resource = $2 and o.org_id = $3 and o.data->>'${title}' = b.data->>'${title}' order by o.id limit 1))`;
     const mapped = ref.multiple
-      ? `(select coalesce(jsonb_agg(coalesce(m.id, x.e::int) order by x.n), '[]'::jsonb)
-            from jsonb_array_elements_text(c.data->'${key}') with ordinality as x(e, n)
-            left join resource_record m on m.resource = $2 and m.org_id = $3 and m.source_org_id = ${BASE_ORG_ID} and m.source_id = x.e::int)`
-      : `coalesce((select to_jsonb(m.id) from resource_record m
-            where m.resource = $2 and m.org_id = $3 and m.source_org_id = ${BASE_ORG_ID} and m.source_id = (c.data->>'${key}')::int), c.data->'${key}')`;
+      ? `(select coalesce(jsonb_agg(coalesce(${local('x.e::int')}, x.e::int) order by x.n), '[]'::jsonb)
+            from jsonb_array_elements_text(c.data->'${key}') with ordinality as x(e, n))`
+      : `coalesce(to_jsonb(${local(`(c.data->>'${key}')::int`)}), c.data->'${key}')`;
     const holds = ref.multiple
       ? `jsonb_typeof(c.data->'${key}') = 'array'`
       : `jsonb_typeof(c.data->'${key}') = 'number'`;

@@ -17,6 +17,8 @@ export interface WriteContext {
   /** How the write came: a form's save, a sheet's import, a named command. Hooks may treat them alike or not. */
   via: 'create' | 'update' | 'import' | 'command' | 'delete';
   current?: StoredRecord;
+  /** The lifecycle transition a command write runs (record, receive, …): rules that belong to one step. */
+  transition?: string;
   /** Runs a job once the write is committed (work with transactions of its own, such as starting a process). */
   afterCommit(job: () => Promise<void>): void;
 }

@@ -93,7 +93,8 @@ async function withDictionaryLabels(
 export function writableData(screen: ScreenSchema, body: RecordValues, previous?: RecordValues): RecordValues {
   const data: RecordValues = {};
   for (const field of screen.fields) {
-    const locked = field.readOnly || (previous && field.form?.readOnlyOnEdit);
+    // Stamped and numbered fields are the server's: issued on create (issued.ts), kept ever after.
+    const locked = field.readOnly || field.stamp || field.numbering || (previous && field.form?.readOnlyOnEdit);
     if (locked) {
       if (previous && previous[field.key] !== undefined) data[field.key] = previous[field.key];
       continue;

@@ -5,6 +5,8 @@ import { ok } from '../http/envelope.js';
 import { callerOf } from '../http/request.js';
 import { idList } from '../publicData/ids.js';
 import { publicDataRoutes } from '../publicData/routes.js';
+import { localDateTime } from '../../../shared/time.js';
+import { printLabels } from './labels.js';
 
 type Params = { resource: string; id: string };
 type Query = Record<string, string | undefined>;
@@ -30,6 +32,14 @@ export function sendWorkbook(reply: FastifyReply, buffer: Buffer, fileName: stri
     .header('Content-Type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
     .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
     .send(buffer);
+}
+
+/** A PDF answer the browser saves (or its viewer opens) under its name. */
+export function sendPdf(reply: FastifyReply, pdf: Buffer, fileName: string) {
+  return reply
+    .header('Content-Type', 'application/pdf')
+    .header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(fileName)}`)
+    .send(pdf);
 }
 
 const basicOf = (query: unknown) => (query as { basic?: string } | undefined)?.basic === '1';
@@ -83,6 +93,17 @@ export async function resourceRoutes(app: FastifyInstance, kernel: Kernel) {
     const { buffer, fileName } = await resources.exportWorkbook(caller, request.params.resource, request.query, reach);
     return sendWorkbook(reply, buffer, fileName);
   });
+
+  /** Printable labels of records whose screen declares one (resource.label): a PDF for the label printer. */
+  app.get<{ Params: Params; Querystring: { ids?: string } }>(
+    '/api/resources/:resource/labels',
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const pdf = await printLabels(kernel, caller, request.params.resource, idList(request.query.ids));
+      const title = kernel.screens.byResource(request.params.resource)?.title[caller.locale] ?? request.params.resource;
+      return sendPdf(reply, pdf, `${title}_${localDateTime(kernel.now()).slice(0, 10)}.pdf`);
+    },
+  );
 
   app.addContentTypeParser(
     ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/octet-stream'],

@@ -6,7 +6,7 @@ import { isEmpty, matches, type RecordValues } from '../../../shared/screens/pre
 import { screenMessage, type ScreenMessageKey } from '../../../shared/screens/messages.js';
 import { refusal, transitionOf } from '../../../shared/lifecycle/lifecycle.js';
 import { hasRole } from '../../../shared/access/can.js';
-import { localDateTime } from '../../../shared/time.js';
+import { issuedValues, stampOf } from './issued.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
@@ -231,7 +231,9 @@ export class ResourceService {
   /** Stores data that passed the schema's checks: the resource's rules first, then the row and its log entry. */
   private async insertChecked(tx: Queryable, call: Call, data: RecordValues, via: 'create' | 'import') {
     const write = this.writeContext(tx, call, via);
-    const stored = await this.hooks.beforeWrite(write, data);
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const issued = await issuedValues(tx, owner, call.actor, this.kernel().now(), data);
+    const stored = await this.hooks.beforeWrite(write, issued);
     const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
     await this.hooks.afterWrite(write, row);
     const lifecycle = call.screen.resource.lifecycle;
@@ -286,7 +288,10 @@ export class ResourceService {
     via: 'update' | 'command',
     action: string = via,
   ): Promise<StoredRecord> {
-    const write = this.writeContext(tx, call, via, current);
+    const write = {
+      ...this.writeContext(tx, call, via, current),
+      ...(action.startsWith('transition:') && { transition: action.slice('transition:'.length) }),
+    };
     const stored = await this.hooks.beforeWrite(write, data);
     const row = await updateRecord(
       tx,
@@ -490,15 +495,24 @@ export class ResourceService {
         const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
         const data = { ...current.data, ...(run.system && run.set), ...required };
         for (const [field, what] of Object.entries(transition.stamp ?? {}))
-          data[field] = stampValue(what, caller, org?.name ?? '', this.kernel().now());
-        data[lifecycle.field] = transition.to;
+          data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
+        const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
+        data[lifecycle.field] = to;
         const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
         const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details };
-        await this.recordEvent(tx, call, row, { name, fromState: from, toState: transition.to, details }, org?.name);
+        await this.recordEvent(tx, call, row, { name, fromState: from, toState: to, details }, org?.name);
         return row;
       },
       call,
     );
+  }
+
+  /** Where a step undone (back) returns the record: the state before it, if that is a state of the lifecycle. */
+  private async stateBefore(tx: Queryable, call: Call, current: StoredRecord, state: string) {
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const before = await this.kernel().events.stateBefore(tx, owner.resource.name, current.orgId, current.id, state);
+    const field = owner.fields.find((f) => f.key === owner.resource.lifecycle?.field);
+    return field?.options?.some((o) => o.value === before) ? before : undefined;
   }
 
   /** A step of a record's lifecycle into its history, with who did it and in which organisation. */
@@ -605,6 +619,8 @@ export interface TransitionRun {
   /** What the history keeps beside the transition (the handover's number, the task's name). */
   details?: Record<string, unknown>;
   tx?: Queryable;
+  /** With tx: takes what the rules ask to run once that transaction is committed. */
+  afterCommit?: (job: () => Promise<void>) => void;
 }
 
 export type { ListQuery };
@@ -636,13 +652,6 @@ function stateLabel(screen: ScreenSchema, field: string, state: string, locale: 
   return option?.label[locale] ?? state;
 }
 
-/** What the server writes for a transition's stamp: never typed by the user. */
-function stampValue(what: string, caller: Caller, orgName: string, now: Date): string {
-  if (what === 'actor') return caller.actor.userName;
-  if (what === 'account') return caller.actor.userAccount;
-  if (what === 'organization') return orgName;
-  return localDateTime(now);
-}
 
 /**
  * The lifecycle field of a record: a new record starts in the initial state and an edit keeps the

@@ -64,6 +64,7 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   if (screen.list?.defaultSort) known(screen.list.defaultSort.field, '/list/defaultSort/field');
   if (screen.list?.tree) known(screen.list.tree.parentField, '/list/tree/parentField');
   if (screen.list?.scan) known(screen.list.scan.field, '/list/scan/field');
+  if (screen.list?.worksheet) known(screen.list.worksheet.field, '/list/worksheet/field');
   screen.list?.indexes?.forEach((index, i) => {
     index.equals.forEach((k, j) => known(k, `/list/indexes/${i}/equals/${j}`));
     if (index.sort) known(index.sort, `/list/indexes/${i}/sort`);
@@ -74,6 +75,16 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
     known(r.right, `/rules/${i}/right`);
   });
   if (screen.resource.titleField) known(screen.resource.titleField, '/resource/titleField');
+  const label = screen.resource.label;
+  if (label) {
+    known(label.code, '/resource/label/code');
+    label.lines?.forEach((k, i) => known(k, `/resource/label/lines/${i}`));
+    if (label.copies) known(label.copies, '/resource/label/copies');
+  }
+  screen.fields.forEach((f, i) => {
+    if ((f.stamp || f.numbering) && f.required)
+      problems.push({ path: `/fields/${i}/required`, message: 'the server fills this field: the user cannot be asked for it' });
+  });
   if (screen.chart) problems.push(...chartProblems(screen.chart, screen.fields));
   problems.push(...lifecycleProblems(screen));
   // A view's transitions and fields are checked against its owner once every file is read (registry).

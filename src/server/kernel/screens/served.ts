@@ -3,14 +3,15 @@ import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 
 /**
  * A screen as the browser gets it: the lifecycle's state field read-only (only transitions change
- * it), and each transition button as the command that calls it, with the transition's fields in its
+ * it), as are the fields the server stamps or numbers, and each transition button as the command that calls it, with the transition's fields in its
  * dialog and shown only on rows in a state the transition leaves. The renderer needs no notion of a
  * lifecycle: it draws commands.
  */
 export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
   const lifecycle = owner.resource.lifecycle;
-  if (!lifecycle) return screen;
-  const fields = screen.fields.map((f) => (f.key === lifecycle.field ? { ...f, readOnly: true } : f));
+  const serverKept = (f: FieldDef) => f.key === lifecycle?.field || f.stamp || f.numbering;
+  const fields = screen.fields.map((f) => (serverKept(f) ? { ...f, readOnly: true } : f));
+  if (!lifecycle) return { ...screen, fields };
   const row = screen.actions?.row?.map((a) =>
     a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a) : a,
   );

@@ -1,0 +1,161 @@
+import PDFDocument from 'pdfkit';
+import type { Locale } from '../../shared/i18n/messages.js';
+import { slipFont } from '../kernel/print/fonts.js';
+
+/** One result line of a report: the item, its value and flag, unit and the range it was judged against. */
+export interface ReportLine {
+  item: string;
+  result: string;
+  flag: string;
+  unit: string;
+  range: string;
+}
+
+/** Everything a patient report prints; all of it read from the records, none typed for the report. */
+export interface ReportContent {
+  lab: string;
+  title: string;
+  reportNo: string;
+  version: number;
+  corrected: boolean;
+  paperSize: 'A4' | 'A5' | 'B5';
+  landscape: boolean;
+  patient: Record<PatientKey, string>;
+  lines: ReportLine[];
+  signers: Record<SignerKey, string>;
+  reportedAt: string;
+}
+
+type PatientKey =
+  'name' | 'sexAge' | 'barcode' | 'hospital' | 'department' | 'specimenType' | 'collectedAt' | 'receivedAt';
+type SignerKey = 'testers' | 'reviewers' | 'auditors';
+
+const LABELS: Record<Locale, Record<PatientKey | SignerKey, string>> = {
+  'zh-CN': {
+    name: '姓名',
+    sexAge: '性别/年龄',
+    barcode: '条码号',
+    hospital: '送检医院',
+    department: '科室',
+    specimenType: '标本类型',
+    collectedAt: '采集时间',
+    receivedAt: '接收时间',
+    testers: '检验者',
+    reviewers: '初审者',
+    auditors: '审核者',
+  },
+  'en-US': {
+    name: 'Patient',
+    sexAge: 'Sex / age',
+    barcode: 'Barcode',
+    hospital: 'Hospital',
+    department: 'Department',
+    specimenType: 'Specimen type',
+    collectedAt: 'Collected at',
+    receivedAt: 'Received at',
+    testers: 'Tested by',
+    reviewers: 'First review',
+    auditors: 'Audited by',
+  },
+};
+
+const WORDS = {
+  'zh-CN': {
+    item: '检验项目',
+    result: '结果',
+    flag: '提示',
+    unit: '单位',
+    range: '参考范围',
+    version: (n: number, corrected: boolean) => `第${n}版${corrected ? '（更正报告，替代此前版本）' : ''}`,
+    reportedAt: '报告时间',
+    footer: '本报告仅对所检标本负责。如有疑问，请在收到报告后七日内与实验室联系。',
+  },
+  'en-US': {
+    item: 'Item',
+    result: 'Result',
+    flag: 'Flag',
+    unit: 'Unit',
+    range: 'Reference range',
+    version: (n: number, corrected: boolean) =>
+      `Version ${n}${corrected ? ' (corrected report, replaces earlier versions)' : ''}`,
+    reportedAt: 'Reported at',
+    footer: 'This report applies only to the specimen tested. Questions within seven days of receipt, please.',
+  },
+};
+
+/** The arrow a reader looks for beside a flagged value. */
+const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '↓↓' };
+
+/**
+ * The patient report as a PDF (pdfkit, the CJK font embedded): the lab's header, the template's title,
+ * the patient and specimen, one line per result with its flag, unit and range, and who signed what when.
+ */
+export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
+  const w = WORDS[locale];
+  const doc = new PDFDocument({ size: c.paperSize, layout: c.landscape ? 'landscape' : 'portrait', margin: 40 });
+  doc.registerFont('regular', slipFont('regular') as never);
+  doc.registerFont('bold', slipFont('bold') as never);
+  doc.info.Title = `${c.title} ${c.reportNo}`;
+  const chunks: Buffer[] = [];
+  doc.on('data', (b: Buffer) => chunks.push(b));
+  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
+  const left = doc.page.margins.left;
+  const width = doc.page.width - left - doc.page.margins.right;
+
+  doc.font('bold').fontSize(15).text(c.lab, { align: 'center' });
+  doc.fontSize(13).text(c.title, { align: 'center' });
+  doc
+    .font('regular')
+    .fontSize(8)
+    .text(`${c.reportNo}  ${w.version(c.version, c.corrected)}`, { align: 'right' });
+  doc.moveDown(0.5);
+  const half = width / 2;
+  const patient = Object.entries(c.patient) as [PatientKey, string][];
+  for (let i = 0; i < patient.length; i += 2) {
+    const y = doc.y;
+    patient
+      .slice(i, i + 2)
+      .forEach(([k, v], j) => doc.fontSize(9).text(`${LABELS[locale][k]}：${v}`, left + j * half, y, { width: half }));
+    doc.x = left;
+  }
+  doc.moveDown(0.5);
+  const columns: [keyof ReportLine, number][] = [
+    ['item', 0.32],
+    ['result', 0.16],
+    ['flag', 0.1],
+    ['unit', 0.14],
+    ['range', 0.28],
+  ];
+  const row = (cells: Record<keyof ReportLine, string>, font: 'regular' | 'bold') => {
+    const y = doc.y;
+    let x = left;
+    for (const [key, share] of columns) {
+      doc
+        .font(font)
+        .fontSize(9)
+        .text(cells[key], x, y, { width: width * share - 4 });
+      x += width * share;
+    }
+    doc.x = left;
+    doc.moveDown(0.3);
+  };
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
+  doc.moveDown(0.3);
+  row({ item: w.item, result: w.result, flag: w.flag, unit: w.unit, range: w.range }, 'bold');
+  for (const line of c.lines)
+    row({ ...line, flag: ARROW[line.flag] ? `${line.flag} ${ARROW[line.flag]}` : '' }, 'regular');
+  doc
+    .moveTo(left, doc.y)
+    .lineTo(left + width, doc.y)
+    .stroke();
+  doc.moveDown(0.8);
+  for (const [k, v] of Object.entries(c.signers) as [SignerKey, string][])
+    doc.font('regular').fontSize(9).text(`${LABELS[locale][k]}：${v}`);
+  doc.text(`${w.reportedAt}：${c.reportedAt}`);
+  doc.moveDown(1).fontSize(7.5).text(w.footer);
+  doc.end();
+  return done;
+}

@@ -1,0 +1,115 @@
+import type { FastifyInstance } from 'fastify';
+import type { Locale } from '../../shared/i18n/messages.js';
+import type { Kernel } from '../kernel/context.js';
+import type { Queryable } from '../kernel/db/database.js';
+import { ok } from '../kernel/http/envelope.js';
+import { callerOf } from '../kernel/http/request.js';
+import type { Caller } from '../kernel/identity/actor.js';
+import { confirmSignature } from '../kernel/identity/signature.js';
+import { RESULT_MESSAGES } from './messages.js';
+
+const RESULT = 'inspectionResult';
+const MAX_ROWS = 2000;
+
+const approveBody = {
+  type: 'object',
+  required: ['ids', 'password'],
+  additionalProperties: false,
+  properties: {
+    ids: { type: 'array', minItems: 1, maxItems: MAX_ROWS, items: { type: 'integer', minimum: 1 } },
+    password: { type: 'string', maxLength: 200 },
+  },
+} as const;
+
+const worksheetBody = {
+  type: 'object',
+  required: ['rows'],
+  additionalProperties: false,
+  properties: {
+    rows: {
+      type: 'array',
+      maxItems: MAX_ROWS,
+      items: {
+        type: 'object',
+        required: ['id', 'result'],
+        additionalProperties: false,
+        properties: { id: { type: 'integer', minimum: 1 }, result: { type: 'string', maxLength: 60 } },
+      },
+    },
+  },
+} as const;
+
+/** The meaning a signature gives its act, printed with the signer's name and time. */
+const MEANING: Record<'firstReview' | 'audit', Record<Locale, string>> = {
+  firstReview: RESULT_MESSAGES.review,
+  audit: RESULT_MESSAGES.audit,
+};
+
+/**
+ * Runs steps on many results in one transaction, all or none: the first refusal is answered with the
+ * row it concerns and nothing is written. What the steps' rules ask to run after (an auto-verification,
+ * a critical alert) runs once the whole batch is committed.
+ */
+async function inOneTransaction(
+  kernel: Kernel,
+  run: (tx: Queryable, afterCommit: (job: () => Promise<void>) => void) => Promise<void>,
+) {
+  const jobs: (() => Promise<void>)[] = [];
+  await kernel.db.transaction((tx) => run(tx, (job) => jobs.push(job)));
+  for (const job of jobs) await job().catch(() => undefined);
+}
+
+/** Results' own calls: the worksheet's save, and approval with an electronic signature. */
+export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
+  /** The worksheet's values: each row's result entered (the record step), all or none. */
+  app.post<{ Body: { rows: { id: number; result: string }[] } }>(
+    '/api/results/worksheet',
+    { schema: { body: worksheetBody } },
+    async (request) => {
+      const caller = callerOf(request);
+      const rows = request.body.rows.filter((r) => r.result.trim() !== '');
+      await inOneTransaction(kernel, async (tx, afterCommit) => {
+        for (const row of rows)
+          await kernel.resources.transition(caller, RESULT, row.id, 'record', {
+            tx,
+            afterCommit,
+            input: { result: row.result },
+          });
+      });
+      return ok({ saved: rows.length });
+    },
+  );
+
+  /**
+   * First review or audit of results, signed: the user's password again, the meaning recorded with the
+   * signer's name and time on each result and in its history; all or none. One path per step, not a
+   * parameter: screens name their commands' paths, which must exist as routes.
+   */
+  for (const step of ['firstReview', 'audit'] as const)
+    app.post<{ Body: { ids: number[]; password: string } }>(
+      `/api/results/approve/${step}`,
+      { schema: { body: approveBody } },
+      async (request) => {
+        const caller: Caller = callerOf(request);
+        const { ids, password } = request.body;
+        const meaning = MEANING[step][caller.locale];
+        await confirmSignature(kernel, caller, meaning, password);
+        const signature = {
+          meaning,
+          signer: caller.actor.userName,
+          account: caller.actor.userAccount,
+          at: kernel.now().toISOString(),
+        };
+        await inOneTransaction(kernel, async (tx, afterCommit) => {
+          for (const id of [...new Set(ids)])
+            await kernel.resources.transition(caller, RESULT, id, step, {
+              tx,
+              afterCommit,
+              system: true,
+              details: { signature },
+            });
+        });
+        return ok({ approved: new Set(ids).size });
+      },
+    );
+}

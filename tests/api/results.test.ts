@@ -1,0 +1,215 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+import { enterSpecimens } from '../support/specimens';
+import { openTab, type Tab } from '../support/pushSocket';
+import { createRole, createUser, STAFF_PASSWORD } from '../support/workflow';
+
+/**
+ * Results as the lab produces them: pending results made for what a received specimen ordered; the
+ * value entered on the worksheet and interpreted by the server; review and audit signed by other
+ * accounts with their password; critical values alerted and acknowledged; the specimen follows.
+ */
+type Rec = Record<string, unknown> & { id: number; version: number; status: string };
+type Page = { records: Rec[]; total: number };
+type Client = ReturnType<typeof api>;
+
+let server: TestServer;
+let admin: Client;
+let editor: Client;
+let auditor: Client;
+let outsider: Client;
+let adminToken = '';
+
+async function grant(account: string, userName: string, group: number, abilities: Record<string, boolean>) {
+  const res = await admin.post('/api/resources/inspectionAuthority', {
+    userAccount: account,
+    userName,
+    professionalGroup: group,
+    validUntil: '2099-12-31',
+    ...abilities,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+const idOf = async (resource: string, name: string) =>
+  (await admin.get<Page>(`/api/resources/${resource}?name=${encodeURIComponent(name)}&size=1`)).body.resultObject
+    .records[0]!.id;
+
+beforeAll(async () => {
+  server = await startServer();
+  adminToken = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+  admin = api(server.url, adminToken);
+  editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
+  const role = await createRole(admin, '审核岗', [20701]);
+  await createUser(admin, 'shenhe', [role]);
+  await createUser(admin, 'wairen', [role]);
+  auditor = api(server.url, await tokenFor(server.url, 'shenhe', STAFF_PASSWORD));
+  outsider = api(server.url, await tokenFor(server.url, 'wairen', STAFF_PASSWORD));
+  await grant('shenhe', 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
+});
+afterAll(() => server?.dispose());
+
+/** A specimen ordering 血常规 (白细胞计数, 血红蛋白), received by the editor: its pending results by item code. */
+async function receivedBloodCount(values: Record<string, unknown> = {}) {
+  const purpose = await idOf('inspectionPurpose', '血常规');
+  const [barcode] = await enterSpecimens(editor, 1, { purposes: [purpose], sex: 'male', age: 50, ...values });
+  const specimen = (await admin.get<Page>(`/api/resources/specimen?barcode=${barcode}`)).body.resultObject.records[0]!;
+  expect((await editor.post(`/api/resources/specimen/${specimen.id}/transitions/receive`, {})).status).toBe(200);
+  return { barcode: barcode!, specimenId: specimen.id, results: await resultsOf(barcode!) };
+}
+async function resultsOf(barcode: string): Promise<Record<string, Rec>> {
+  const rows = (await admin.get<Page>(`/api/resources/inspectionResult?barcode=${barcode}&size=50`)).body.resultObject
+    .records as (Rec & { labels?: { item?: string } })[];
+  const byCode: Record<string, Rec> = {};
+  for (const r of rows)
+    byCode[r.labels?.item === '白细胞计数' ? 'WBC' : r.labels?.item === '血红蛋白' ? 'HGB' : String(r.item)] = r;
+  return byCode;
+}
+const specimenStatus = async (id: number) =>
+  (await admin.get<Rec>(`/api/resources/specimen/${id}`)).body.resultObject.status;
+const save = (who: Client, rows: { id: number; result: string }[]) => who.post('/api/results/worksheet', { rows });
+const approve = (who: Client, ids: number[], step: string, password: string) =>
+  who.post(`/api/results/approve/${step}`, { ids, password });
+
+describe('results from a received specimen', () => {
+  it('makes a pending result, in the item’s group and unit, for every item the purposes order', async () => {
+    const { results } = await receivedBloodCount();
+    expect(Object.keys(results).sort()).toEqual(['HGB', 'WBC']);
+    expect(results.WBC).toMatchObject({ status: 'pending', unit: '10^9/L', sex: 'male', age: 50 });
+    expect(results.WBC!.professionalGroup).toBe(await idOf('professionalGroup', '临检组'));
+  });
+
+  it('interprets the entered values: rounding, range, H/L and critical flags, without anyone typing them', async () => {
+    const { barcode, specimenId, results } = await receivedBloodCount();
+    const res = await save(editor, [
+      { id: results.WBC!.id, result: '12.345' },
+      { id: results.HGB!.id, result: '45' },
+    ]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const after = await resultsOf(barcode);
+    expect(after.WBC).toMatchObject({
+      status: 'tested',
+      result: '12.35',
+      flag: 'H',
+      referenceRange: '3.5-9.5',
+      critical: false,
+      tester: '王检验',
+      testerAccount: 'editor',
+    });
+    expect(after.HGB).toMatchObject({ result: '45', flag: 'LL', critical: true, referenceRange: '130-175' });
+    expect(await specimenStatus(specimenId)).toBe('inTesting');
+  });
+
+  it('refuses text for a numeric item, and saves none of the sheet', async () => {
+    const { barcode, results } = await receivedBloodCount();
+    const res = await save(editor, [
+      { id: results.WBC!.id, result: '6.1' },
+      { id: results.HGB!.id, result: '溶血' },
+    ]);
+    expect(res.body.resultMessage).toContain('血红蛋白的结果必须是数字');
+    expect(Object.values(await resultsOf(barcode)).map((r) => r.status)).toEqual(['pending', 'pending']);
+  });
+
+  it('refuses a tester without the inspection authority for the item’s group', async () => {
+    const { results } = await receivedBloodCount();
+    const res = await save(outsider, [{ id: results.WBC!.id, result: '6.1' }]);
+    expect(res.body.resultMessage).toContain('wairen没有临检组的检验权限');
+  });
+
+  it('auto-verifies a result every audit rule passes, naming the rule', async () => {
+    const { barcode, results } = await receivedBloodCount();
+    await save(editor, [{ id: results.WBC!.id, result: '5.0' }]);
+    const wbc = (await resultsOf(barcode)).WBC!;
+    expect(wbc).toMatchObject({
+      status: 'audited',
+      result: '5.00',
+      flag: 'N',
+      auditor: '自动审核：白细胞自动审核范围',
+    });
+  });
+});
+
+describe('review and audit', () => {
+  it('alerts the group at once of a critical value, and approves nothing until it is acknowledged', async () => {
+    const { barcode, specimenId, results } = await receivedBloodCount();
+    const me = (await admin.get<{ id: number }>('/api/user/me')).body.resultObject;
+    const tab: Tab = await openTab(server.url, me.id, adminToken);
+    await save(editor, [
+      { id: results.WBC!.id, result: '12' },
+      { id: results.HGB!.id, result: '45' },
+    ]);
+    const alert = JSON.parse(await tab.nextMessage()) as { title: string; message: string };
+    expect(alert.title).toBe('危急值');
+    expect(alert.message).toContain(`${barcode}`);
+    expect(alert.message).toContain('血红蛋白 45 g/L');
+    tab.socket.close();
+
+    const ids = [results.WBC!.id, results.HGB!.id];
+    const own = await approve(editor, ids, 'firstReview', DEMO_PASSWORD);
+    expect(own.body.resultMessage).toContain('不能审核自己检验的结果');
+    const wrong = await approve(admin, ids, 'firstReview', 'not-my-password');
+    expect(wrong.body.resultMessage).toBe('密码错误，签名未完成');
+    const unacknowledged = await approve(admin, ids, 'firstReview', DEMO_PASSWORD);
+    expect(unacknowledged.body.resultMessage).toContain('危急值尚未确认，不能审核');
+    expect(Object.values(await resultsOf(barcode)).map((r) => r.status)).toEqual(['tested', 'tested']);
+
+    const ack = await editor.post<Rec>(`/api/resources/inspectionResult/${results.HGB!.id}/transitions/acknowledge`, {
+      criticalNotified: '心内科 李护士',
+    });
+    expect(ack.body.resultObject).toMatchObject({ criticalAckBy: '王检验', criticalNotified: '心内科 李护士' });
+    expect((await approve(admin, ids, 'firstReview', DEMO_PASSWORD)).body.resultCode).toBe(200);
+    const reviewed = await resultsOf(barcode);
+    expect(reviewed.HGB).toMatchObject({ status: 'firstReviewed', reviewer: '系统管理员', reviewerAccount: 'admin' });
+
+    const byReviewer = await approve(admin, ids, 'audit', DEMO_PASSWORD);
+    expect(byReviewer.body.resultMessage).toContain('审核者不能与初审者为同一人');
+    expect((await approve(auditor, ids, 'audit', STAFF_PASSWORD)).body.resultCode).toBe(200);
+    // Audited, and published at once in the specimen's report.
+    expect(Object.values(await resultsOf(barcode)).map((r) => [r.status, r.auditor])).toEqual([
+      ['published', 'shenhe'],
+      ['published', 'shenhe'],
+    ]);
+    // Every result approved: the specimen is reviewed (and goes on to its report).
+    expect(['reviewed', 'reported']).toContain(await specimenStatus(specimenId));
+    const history = (
+      await admin.get<{ name: string; actorName: string; details: { signature?: { meaning: string } } }[]>(
+        `/api/resources/inspectionResult/${results.HGB!.id}/events`,
+      )
+    ).body.resultObject;
+    expect(
+      history.filter((e) => e.details.signature).map((e) => [e.name, e.actorName, e.details.signature!.meaning]),
+    ).toEqual([
+      ['firstReview', '系统管理员', '初审'],
+      ['audit', 'shenhe', '审核'],
+    ]);
+  });
+
+  it('returns a result to its tester with the reason, to be entered again', async () => {
+    const { barcode, results } = await receivedBloodCount();
+    await save(editor, [{ id: results.WBC!.id, result: '12' }]);
+    const back = await admin.post<Rec>(`/api/resources/inspectionResult/${results.WBC!.id}/transitions/rollback`, {
+      rollbackReason: '标本溶血，重新检测',
+    });
+    expect(back.body.resultObject).toMatchObject({
+      status: 'pending',
+      tester: '王检验',
+      rollbackReason: '标本溶血，重新检测',
+    });
+    await save(editor, [{ id: results.WBC!.id, result: '11' }]);
+    expect((await resultsOf(barcode)).WBC).toMatchObject({ status: 'tested', result: '11.00' });
+  });
+
+  it('refuses a status or a flag written by hand', async () => {
+    const { results } = await receivedBloodCount();
+    const wbc = results.WBC!;
+    const res = await admin.put(`/api/resources/inspectionResult/${wbc.id}`, { ...wbc, status: 'audited' });
+    expect(res.status).toBe(400);
+    const flagged = await admin.put<Rec>(`/api/resources/inspectionResult/${wbc.id}`, {
+      ...wbc,
+      flag: 'HH',
+      critical: true,
+    });
+    expect([flagged.body.resultObject.flag ?? null, flagged.body.resultObject.critical ?? null]).toEqual([null, null]);
+  });
+});
