@@ -63,15 +63,25 @@ describe('handover in the browser (spec 7.2)', () => {
     expect(await confirmDialog(page).count()).toBe(1);
     await row(page).getByText('待交接').waitFor();
 
-    // The right one receives; the printed slip comes back as the answer.
+    // The right one receives; the printed slip comes back as the answer, and the success takes the
+    // place of the wrong try's error (issue 25: it stayed, red, as the only message on screen).
     await page.locator('#root_passwd').fill(DEMO_PASSWORD);
     await page.locator('#root_missing').fill(barcodes[1]!);
+    const messagesOnSuccess = page.waitForFunction(
+      () => {
+        const texts = [...document.querySelectorAll('.ant-message-notice')].map((n) => n.textContent ?? '');
+        return texts.some((t) => t.startsWith('确认接收成功')) ? texts : null;
+      },
+      undefined,
+      { polling: 'raf' },
+    );
     const slip = await downloadOf(page, () =>
       confirmDialog(page)
         .getByRole('button', { name: /确\s*定/ })
         .click(),
     );
     expect(slip.name).toBe(`标本交接单_${handoverNo}.pdf`);
+    expect(await (await messagesOnSuccess).jsonValue()).toEqual([`确认接收成功，已保存 ${slip.name}`]);
     expect(pdfText(slip.body)).toContain(handoverNo);
     await confirmDialog(page).waitFor({ state: 'detached' });
     await row(page).getByText('接收异常').waitFor();

@@ -74,13 +74,15 @@ interface Shown {
 async function recordMessages(page: Page): Promise<void> {
   await page.addInitScript(() => {
     const shown: { type: string; text: string }[] = [];
-    const done = new WeakSet<Element>();
+    // The text each notice showed last: a message given a key replaces the one before it in place
+    // (a success taking the place of an earlier try's error), and that is a message shown too.
+    const done = new WeakMap<Element, string>();
     (window as unknown as { __messages: typeof shown }).__messages = shown;
     const scan = () => {
       for (const notice of document.querySelectorAll('.ant-message-notice')) {
         const text = (notice.textContent ?? '').trim();
-        if (done.has(notice) || !text) continue;
-        done.add(notice);
+        if (done.get(notice) === text || !text) continue;
+        done.set(notice, text);
         const typed = [notice, ...notice.querySelectorAll('*')]
           .flatMap((el) => [...el.classList])
           .find((c) => /^ant-message-(success|error|warning|info)$/.test(c));

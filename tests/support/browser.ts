@@ -22,10 +22,14 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** A fresh page in its own context, collecting console errors so a test can assert there were none. */
-export async function newPage(browser: Browser, locale = 'zh-CN'): Promise<{ page: Page; consoleErrors: string[] }> {
+export async function newPage(
+  browser: Browser,
+  locale = 'zh-CN',
+  viewport = { width: 1400, height: 900 },
+): Promise<{ page: Page; consoleErrors: string[] }> {
   // Reduced motion, as a user may ask of the system: antd's animations are off (AntdRoot), so no step
   // waits for a dialog to finish zooming in.
-  const context = await browser.newContext({ locale, viewport: { width: 1400, height: 900 }, reducedMotion: 'reduce' });
+  const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce' });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (msg) => {

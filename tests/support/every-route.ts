@@ -69,7 +69,7 @@ function leavesOf(nodes: MenuNode[]): Leaf[] {
 export const LEAVES = leavesOf(menuFile.routes);
 
 /** What the visible view of the shell shows right now. */
-type Shown = { kind: 'rows' | 'emptyTable' | 'placeholder' | 'error' | 'page' | 'loading'; detail: string };
+export type Shown = { kind: 'rows' | 'emptyTable' | 'placeholder' | 'error' | 'page' | 'loading'; detail: string };
 
 /**
  * What a visit found on one route: the kind of view it settled on, or `created` when its table showed
@@ -88,7 +88,8 @@ function classify(settledOnly: boolean): Shown | null {
     if (error) return { kind: 'error', detail: error.textContent ?? '' };
     const screen = first('.screen-page');
     if (screen) {
-      const rows = [...screen.querySelectorAll('tr.ant-table-row')].filter(visible).length;
+      // A table's rows, or on a phone the cards that stand in for them.
+      const rows = [...screen.querySelectorAll('tr.ant-table-row, .screen-card')].filter(visible).length;
       const busy = screen.querySelector('.ant-spin-spinning') !== null;
       return {
         kind: rows > 0 ? 'rows' : busy ? 'loading' : 'emptyTable',
@@ -120,7 +121,7 @@ export async function open(page: Page, to: string) {
  * Waits until the route's own view is up (the page title names it, spec 2.1) and settles: rows, a
  * placeholder, a hand-written page or an error; else says what it shows.
  */
-async function settle(page: Page, title: string, timeout = 15_000): Promise<Shown> {
+export async function settle(page: Page, title: string, timeout = 15_000): Promise<Shown> {
   const titled = await page
     .waitForFunction((t) => document.title.startsWith(`${t} - `), title, { timeout, polling: 50 })
     .then(

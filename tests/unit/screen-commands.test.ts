@@ -34,6 +34,13 @@ const server = setupServer(
       },
     });
   }),
+  mock.post('*/api/rules/:id/issue', ({ params }) =>
+    HttpResponse.json({
+      resultCode: 200,
+      resultMessage: 'ok',
+      resultObject: { barcodes: [`26051200${String(params.id)}1`, `26051200${String(params.id)}2`], status: 'out' },
+    }),
+  ),
   mock.post('*/api/files/refused', () =>
     HttpResponse.json({ resultCode: 400, resultMessage: '接收人密码错误', resultObject: null }, { status: 400 }),
   ),
@@ -180,6 +187,45 @@ describe('a command with a dialog and a file answer (action.fields, download)', 
         .sort(),
     ).toEqual(['temperatureC', 'userAccount']);
     expect(validateRecord(form, { userAccount: 'r1', temperatureC: 4 }, 'zh-CN')).toEqual([]);
+  });
+});
+
+describe('what a command answers for the user to see (issue 25)', () => {
+  it('names the files it saved and reads the values action.result names, as the fields read', async () => {
+    const withStatus: ScreenSchema = {
+      ...screen,
+      fields: [
+        {
+          key: 'status',
+          type: 'enum',
+          label: { 'zh-CN': '质控状态', 'en-US': 'QC status' },
+          options: [{ value: 'out', label: { 'zh-CN': '失控', 'en-US': 'Out of control' } }],
+        },
+      ],
+    };
+    const issue: ActionDef = {
+      kind: 'command',
+      endpoint: '/api/rules/{id}/issue',
+      result: [
+        { field: 'barcodes', label: { 'zh-CN': '条码号', 'en-US': 'Barcodes' } },
+        { field: 'status' },
+        { field: 'absent' },
+      ],
+    };
+    expect(
+      await commandHandler(issue)!({ screen: withStatus, action: issue, records: [row(7, 'a')], locale: 'zh-CN' }),
+    ).toEqual({
+      values: [
+        { label: '条码号', value: '2605120071, 2605120072' },
+        { label: '质控状态', value: '失控' },
+      ],
+      files: [],
+    });
+    const print: ActionDef = { kind: 'command', endpoint: '/api/files/slip', method: 'GET', download: true };
+    expect(await commandHandler(print)!({ screen, action: print, records: [], locale: 'zh-CN' })).toEqual({
+      values: [],
+      files: ['交接单_JJ1.pdf'],
+    });
   });
 });
 

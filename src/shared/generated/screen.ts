@@ -313,6 +313,10 @@ export interface ColumnDef {
   width?: number;
   fixed?: 'left' | 'right';
   ellipsis?: boolean;
+  /**
+   * A key column: what a user must see of every row (its number, name, state). A table narrower than its columns keeps the key columns in view at its left and scrolls the others; on a phone a row is a card of its key columns. A screen that marks none gets its first column, its title field and its state field (the lifecycle's, else an enum field named status).
+   */
+  key?: boolean;
 }
 export interface FormDef {
   /**
@@ -443,9 +447,18 @@ export interface ActionDef {
    */
   fields?: FieldDef[];
   /**
-   * The call may answer a file (PDF, Excel): it is saved under the name the server gives (Content-Disposition); a JSON answer is taken as usual. A toolbar command sends the list's current filters as its query.
+   * The call may answer a file (PDF, Excel): it is saved under the name the server gives (Content-Disposition), and the success message names it; a JSON answer is taken as usual. A toolbar command sends the list's current filters as its query.
    */
   download?: boolean;
+  /**
+   * Values of the command's answer the user must see (the numbers 取号 issued, the S / I / R an interpretation read): each a property of the answer's resultObject, shown with its label in a box that stays until the user closes it. A property named like a field of the screen reads as that field does (an option's label); without a label it takes the field's.
+   *
+   * @minItems 1
+   */
+  result?: {
+    field: string;
+    label?: LocalizedText;
+  }[];
   /**
    * The screen permission the command needs (default update): a print or a download needs read or export only.
    */

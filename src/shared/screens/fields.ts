@@ -86,6 +86,31 @@ export function listColumns(screen: ScreenSchema): FieldDef[] {
   return keys.map((k) => fieldByKey(screen, k)).filter((f): f is FieldDef => f !== undefined);
 }
 
+/** A column the schema marks as key (`column.key`). */
+const markedKey = (f: FieldDef) => typeof f.column === 'object' && f.column.key === true;
+
+/**
+ * The field that holds a record's state: its lifecycle's, else an enum field named status (most
+ * screens without a lifecycle still keep one, and a user scans a list for it).
+ */
+export function stateField(screen: ScreenSchema): string | undefined {
+  const lifecycle = screen.resource.lifecycle?.field;
+  if (lifecycle) return lifecycle;
+  return screen.fields.find((f) => f.key === 'status' && f.type === 'enum')?.key;
+}
+
+/**
+ * The list's key columns (what a user must see of every row, at any window size), in column order:
+ * those the schema marks, else the first column, the title field and the state field.
+ */
+export function keyColumns(screen: ScreenSchema): string[] {
+  const columns = listColumns(screen);
+  const marked = columns.filter(markedKey).map((f) => f.key);
+  if (marked.length > 0) return marked;
+  const chosen = new Set([columns[0]?.key, screen.resource.titleField, stateField(screen)]);
+  return columns.filter((f) => chosen.has(f.key)).map((f) => f.key);
+}
+
 /** Fields the user writes: not read-only, not hidden in the form. */
 export function formFields(screen: ScreenSchema): FieldDef[] {
   return screen.fields.filter((f) => !f.readOnly && !f.form?.hidden);

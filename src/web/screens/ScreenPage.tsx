@@ -1,19 +1,22 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Spin } from 'antd';
 import { useSnapshot } from 'valtio';
-import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
-import type { RecordValues } from '../../shared/screens/predicate';
+import { keyColumns, type ActionDef, type ScreenSchema } from '../../shared/screens/fields';
+import { matches, type RecordValues } from '../../shared/screens/predicate';
 import { errorMessage } from '../api/http';
 import { userState } from '../auth/user';
 import { dictionaryState } from '../dictionaries/dictionaries';
 import { notify } from '../feedback/feedback';
 import { i18n, translate, useT } from '../i18n';
+import { useHiddenColumns } from '../preferences/columns';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
 import { useScreenActions } from './access';
+import { ColumnPicker } from './ColumnPicker';
 import { CommandDialog } from './CommandDialog';
 import { screenColumns } from './columns';
 import { dataProvider, type ScreenRecord } from './dataProvider';
 import { FilterBar } from './FilterBar';
+import { useListFit } from './fit/useListFit';
 import { commandKey, useCommandRunner } from './list/useCommandRunner';
 import { useConfirmDelete } from './list/useConfirmDelete';
 import { useImportExport } from './list/useImportExport';
@@ -22,6 +25,7 @@ import { useSave } from './list/useSave';
 import { useSelection } from './list/useSelection';
 import { HistoryDrawer } from './HistoryDrawer';
 import { RecordDialog } from './RecordDialog';
+import type { RowItem } from './RowActions';
 import { ScanBar } from './ScanBar';
 import { WorksheetBar } from './WorksheetBar';
 import { WorksheetCell } from './WorksheetCell';
@@ -112,22 +116,41 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   };
 
   const columns = useMemo(
+    () => screenColumns({ screen, locale, t, sort: list.params.sort, cell: sheet.sheet ? cell : undefined }),
+    // t follows the locale; a worksheet's cells follow its edits and the rows.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [screen, locale, list.params.sort, sheet.edits, list.records],
+  );
+  const keys = useMemo(() => keyColumns(screen), [screen]);
+  const [hidden, setHidden] = useHiddenColumns(screen.id);
+  const rowItems = useMemo(
     () =>
-      screenColumns({
-        screen,
-        locale,
-        t,
-        sort: list.params.sort,
-        rowActions: actions.row,
-        commandState: (a, record) => commands.button(commandKey('row', a, record.id)),
-        onRow,
-        cell: sheet.sheet ? cell : undefined,
-      }),
+      actions.row.length === 0
+        ? undefined
+        : (record: ScreenRecord): RowItem[] =>
+            actions.row
+              .filter((a) => matches(a.visibleWhen, record))
+              .map((a) => ({
+                key: a.kind + (a.name ?? a.endpoint ?? ''),
+                label: a.label?.[locale] ?? t(`screen.${a.kind}` as 'screen.edit'),
+                danger: a.kind === 'delete',
+                ...(a.kind === 'command' && commands.button(commandKey('row', a, record.id))),
+                onRun: () => onRow(a, record),
+              })),
     // The row actions follow from screen and roles, the handlers' state from the running command:
     // all in the deps through screen, roles and commands.running.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [screen, locale, list.params.sort, roles, commands.running, sheet.edits, list.records],
+    [screen, locale, roles, commands.running],
   );
+  const fit = useListFit({
+    columns,
+    keys,
+    hidden,
+    records: list.records,
+    actions: rowItems,
+    width: layout.width ?? layout.content,
+    selectable: actions.selection !== 'none',
+  });
 
   const asking = commands.asking;
   return (
@@ -139,20 +162,23 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
     >
       {screen.list?.scan && <ScanBar onScan={scanned} />}
       <FilterBar screen={screen} onApply={list.setFilters} />
-      <ScreenToolbar
-        screen={screen}
-        basic={basic}
-        toolbar={actions.toolbar}
-        batch={actions.batch}
-        busy={files.busy}
-        commandState={(a, scope) => commands.button(commandKey(scope, a))}
-        onToolbar={onToolbar}
-        onImport={files.importFile}
-        onBatch={onBatch}
-        selected={selection.selected}
-        records={list.records}
-        reload={list.reload}
-      />
+      <div className="screen-toolbar-row">
+        <ScreenToolbar
+          screen={screen}
+          basic={basic}
+          toolbar={actions.toolbar}
+          batch={actions.batch}
+          busy={files.busy}
+          commandState={(a, scope) => commands.button(commandKey(scope, a))}
+          onToolbar={onToolbar}
+          onImport={files.importFile}
+          onBatch={onBatch}
+          selected={selection.selected}
+          records={list.records}
+          reload={list.reload}
+        />
+        {!fit.cards && <ColumnPicker columns={columns} keys={keys} hidden={hidden} onChange={setHidden} />}
+      </div>
       {sheet.sheet && <WorksheetBar sheet={sheet} />}
       {list.error !== undefined && (
         <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />
@@ -165,7 +191,8 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       <ScreenTable
         screen={screen}
         list={list}
-        columns={columns}
+        fit={fit}
+        keys={keys}
         layout={layout}
         pageSizes={sizes}
         selection={{ mode: actions.selection, selected: selection.selected, setSelected: selection.setSelected }}

@@ -1,12 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Table, theme, type TableColumnsType } from 'antd';
+import { Table, type PaginationProps } from 'antd';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { matches } from '../../shared/screens/predicate';
 import { useT } from '../i18n';
 import type { ScreenRecord } from './dataProvider';
+import type { ListFit } from './fit/useListFit';
 import type { ListController } from './list/useListController';
+import { RecordCards, type CardRow } from './RecordCards';
 import { fillWidth, type TableLayout } from './tableLayout';
-import { nestRows, parentIds } from './treeRows';
+import { nestRows, parentIds, type TreeRow } from './treeRows';
 
 /** Beyond this many rows a page renders virtually (fixed row height, only visible rows in the DOM). */
 const VIRTUAL_FROM = 50;
@@ -14,7 +16,10 @@ const VIRTUAL_FROM = 50;
 interface Props {
   screen: ScreenSchema;
   list: ListController;
-  columns: TableColumnsType<ScreenRecord>;
+  /** The columns fitted to the page's width, or the cards that stand in for them on a phone. */
+  fit: ListFit<ScreenRecord>;
+  /** The key columns, which a card shows. */
+  keys: readonly string[];
   layout: TableLayout;
   pageSizes: readonly number[];
   selection: {
@@ -24,11 +29,17 @@ interface Props {
   };
 }
 
+/** A tree's rows in reading order, each with its depth, for the cards (which fold nothing). */
+function flatten(rows: readonly TreeRow[], depth = 0): CardRow<ScreenRecord>[] {
+  return rows.flatMap((record) => [{ record, depth }, ...flatten(record.children ?? [], depth + 1)]);
+}
+
 /**
  * The list's table: server-sorted and paged, virtual rows on long pages, a tree list's rows nested
- * under their parents (all open until folded), and the selection column the schema asks for.
+ * under their parents (all open until folded), and the selection column the schema asks for. On a
+ * phone, the same rows as cards (fit.cards).
  */
-export function ScreenTable({ screen, list, columns, layout, pageSizes, selection }: Props) {
+export function ScreenTable({ screen, list, fit, keys, layout, pageSizes, selection }: Props) {
   const t = useT();
   const tree = screen.list?.tree;
   /** Rows of a tree list the user folded. */
@@ -37,20 +48,64 @@ export function ScreenTable({ screen, list, columns, layout, pageSizes, selectio
   // known from the first layout on (before the first paint). Decided by the page size, not by the rows
   // of the moment: switching mode when the rows arrive would build the whole table a second time.
   const virtual = !tree && list.params.size > VIRTUAL_FROM && layout.body !== undefined;
-  // The selection column's width as antd's stylesheet gives it; virtual rows need it as a number.
-  const { token } = theme.useToken();
-  const selectionWidth = token.controlHeight + token.paddingXS * 2;
+  const selectionWidth = fit.selectionWidth;
   const selectionColumn = selection.mode === 'none' ? 0 : selectionWidth;
+  // Virtual rows are laid out by their widths alone: a table that does not fill its width gets the
+  // room left to its field columns; one wider than the page scrolls as it is.
   const laidOut = useMemo(
-    () => (virtual && layout.width ? fillWidth(columns, layout.width - selectionColumn) : columns),
-    [virtual, layout.width, columns, selectionColumn],
+    () =>
+      virtual && layout.width && !fit.overflow ? fillWidth(fit.columns, layout.width - selectionColumn) : fit.columns,
+    [virtual, layout.width, fit.columns, fit.overflow, selectionColumn],
   );
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
   const selectableWhen = screen.list?.selectableWhen;
+  const pagination: PaginationProps | false = tree
+    ? false
+    : {
+        current: list.params.page,
+        pageSize: list.params.size,
+        total: list.total,
+        showSizeChanger: true,
+        pageSizeOptions: pageSizes.map(String),
+        showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
+      };
+
+  if (fit.cards) {
+    const keySet = new Set(keys);
+    // A card's actions share its width with its padding and border (global.css, .screen-card).
+    const room = (layout.content ?? 0) - 26;
+    return (
+      <RecordCards<ScreenRecord>
+        rows={tree ? flatten(rows) : rows.map((record) => ({ record, depth: 0 }))}
+        rowKey={(r) => r.id}
+        columns={fit.shown.filter((c) => keySet.has(String(c.key)))}
+        actions={(record) => fit.rowActions(record, room)}
+        loading={list.loading}
+        selection={
+          selection.mode === 'none'
+            ? undefined
+            : {
+                type: selection.mode === 'single' ? 'radio' : 'checkbox',
+                selected: selection.selected,
+                onChange: (keys) => selection.setSelected(keys as number[]),
+                disabled: selectableWhen ? (record) => !matches(selectableWhen, record) : undefined,
+              }
+        }
+        pagination={
+          pagination && {
+            ...pagination,
+            showSizeChanger: false,
+            onChange: (page, size) => list.setPage(page, size),
+          }
+        }
+      />
+    );
+  }
 
   return (
     <Table<ScreenRecord>
+      className={fit.overflow ? 'screen-table scrolls' : 'screen-table'}
       rowKey="id"
       size="small"
       bordered
@@ -99,18 +154,7 @@ export function ScreenTable({ screen, list, columns, layout, pageSizes, selectio
         if (JSON.stringify(next) !== JSON.stringify(list.params.sort)) list.setSort(next);
         else list.setPage(pagination.current ?? 1, pagination.pageSize ?? list.params.size);
       }}
-      pagination={
-        tree
-          ? false
-          : {
-              current: list.params.page,
-              pageSize: list.params.size,
-              total: list.total,
-              showSizeChanger: true,
-              pageSizeOptions: pageSizes.map(String),
-              showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
-            }
-      }
+      pagination={pagination}
     />
   );
 }

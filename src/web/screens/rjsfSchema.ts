@@ -52,11 +52,38 @@ function widgetOf(field: FieldDef, locale: Locale): UiSchema {
       return {
         'ui:options': { orderable: false },
         items: Object.fromEntries(
-          (field.itemFields ?? []).map((f) => [f.key, { ...widgetOf(f, locale), 'ui:classNames': 'span-1' }]),
+          (field.itemFields ?? []).map((f) => [
+            f.key,
+            { ...widgetOf(f, locale), 'ui:classNames': `span-1${controlClass(f)}` },
+          ]),
         ),
       };
     default:
       return { 'ui:widget': 'LocalTextWidget' };
+  }
+}
+
+/**
+ * The size of a field's control, as a class of its frame (global.css): a switch as wide as a switch,
+ * a number or a date as wide as its value, not the whole width of the dialog's column. Other controls
+ * (text, choices) fill the column, which their values may.
+ */
+function controlClass(field: FieldDef): string {
+  switch (field.type) {
+    case 'boolean':
+      return ' control-switch';
+    case 'integer':
+    case 'number':
+    case 'money':
+      return ' control-number';
+    case 'date':
+      return ' control-date';
+    case 'datetime':
+      return ' control-datetime';
+    case 'dateRange':
+      return ' control-date-range';
+    default:
+      return '';
   }
 }
 
@@ -102,7 +129,7 @@ export function toUiSchema(screen: ScreenSchema, mode: DialogMode, record: Recor
       ...(disabled && { 'ui:disabled': true }),
       ...(field.description && { 'ui:help': field.description }),
       ...(field.form?.placeholder && { 'ui:placeholder': field.form.placeholder[locale] }),
-      'ui:classNames': `span-${field.form?.span ?? 1}`,
+      'ui:classNames': `span-${field.form?.span ?? 1}${controlClass(field)}`,
     };
   }
   return ui;

@@ -18,29 +18,37 @@ export interface TableLayout {
   body?: number;
   /** The table's width, which virtual rows lay their columns out in. */
   width?: number;
+  /** The width inside the page's padding: what the list (table or cards) is fitted to. */
+  content?: number;
 }
 
 function measure(page: HTMLElement): TableLayout | undefined {
   // A kept-alive page in a tab not shown has no layout; it measures again when shown.
-  const table = page.querySelector(':scope > .ant-table-wrapper');
-  if (!table || page.offsetParent === null) return undefined;
+  if (page.offsetParent === null) return undefined;
+  const pageStyle = getComputedStyle(page);
+  const content = Math.floor(
+    page.clientWidth - (parseFloat(pageStyle.paddingLeft) || 0) - (parseFloat(pageStyle.paddingRight) || 0),
+  );
   const pageBox = page.getBoundingClientRect();
   // The shell's own margin below the page: a page that ends in it would scroll the window.
-  const content = page.closest('.ant-layout-content');
-  const below = content ? parseFloat(getComputedStyle(content).paddingBottom) || 0 : 0;
+  const shell = page.closest('.ant-layout-content');
+  const below = shell ? parseFloat(getComputedStyle(shell).paddingBottom) || 0 : 0;
   const chrome = Math.max(PAGE_OFFSET, pageBox.top + window.scrollY + below);
   const height = Math.floor(window.innerHeight - chrome);
+  // Cards (a phone) have no table: only the page's height and width count.
+  const table = page.querySelector(':scope > .ant-table-wrapper');
+  if (!table) return { page: height, content };
   // Everything but the rows, measured where it is: filters that wrap to a second line, an alert, a
   // chart, the column headers above the body and the pager below it.
   const header = table.querySelector('.ant-table-header') ?? table.querySelector('.ant-table-thead');
   const grid = table.querySelector('.ant-table');
-  if (!header || !grid) return undefined;
-  const bottom = pageBox.top + height - (parseFloat(getComputedStyle(page).paddingBottom) || 0);
+  if (!header || !grid) return { page: height, content };
+  const bottom = pageBox.top + height - (parseFloat(pageStyle.paddingBottom) || 0);
   const pager = table.getBoundingClientRect().bottom - grid.getBoundingClientRect().bottom;
   const body = Math.max(MIN_BODY, Math.floor(bottom - header.getBoundingClientRect().bottom - pager));
   // Inside the container's borders: columns as wide as the bordered box would scroll sideways.
   const width = (table.querySelector('.ant-table-container') ?? grid).clientWidth;
-  return { page: height, body, width };
+  return { page: height, body, width, content };
 }
 
 /**
@@ -56,7 +64,12 @@ export function useTableLayout(page: RefObject<HTMLElement | null>): TableLayout
       const next = page.current ? measure(page.current) : undefined;
       if (next)
         setLayout((prev) =>
-          prev.page === next.page && prev.body === next.body && prev.width === next.width ? prev : next,
+          prev.page === next.page &&
+          prev.body === next.body &&
+          prev.width === next.width &&
+          prev.content === next.content
+            ? prev
+            : next,
         );
     };
     update();

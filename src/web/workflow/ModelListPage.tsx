@@ -1,8 +1,13 @@
-import { lazy, Suspense, useCallback, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useMemo, useRef, useState } from 'react';
 import { Button, Input, Space, Table, Tag, type TableColumnsType, type TablePaginationConfig } from 'antd';
 import type { SorterResult } from 'antd/es/table/interface';
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../api/http';
+import { useHiddenColumns } from '../preferences/columns';
+import { ColumnPicker } from '../screens/ColumnPicker';
+import { useListFit } from '../screens/fit/useListFit';
+import { RecordCards } from '../screens/RecordCards';
+import type { RowItem } from '../screens/RowActions';
 import { useTableLayout } from '../screens/tableLayout';
 import { useConfirmDelete } from '../screens/list/useConfirmDelete';
 import { useListQuery } from '../screens/list/useListQuery';
@@ -28,6 +33,12 @@ import { wt, type Zh } from './i18n';
 const Designer = lazy(() => import('./designer/Designer'));
 
 const SYNC_LABELS: Record<number, Zh> = { 0: '未同步', 1: '已同步', 2: '已更新' };
+
+/**
+ * What a user must see of each model at any window size (issue 25): which process, and whether it is
+ * deployed. The rest scrolls beside them, and a phone shows these on a card.
+ */
+const KEY_COLUMNS = ['modelId', 'name', 'deploymentId'];
 
 type Dialog =
   | { kind: 'add' }
@@ -57,7 +68,7 @@ function failedWith(word: string, error: unknown): string {
 export default function ModelListPage({ basic }: { basic: boolean }) {
   const { info, isOnlyLab, isMainLab, roles } = useSnapshot(userState);
   // Re-render on a language switch: every label below is read through wt().
-  useSnapshot(i18n);
+  const { locale } = useSnapshot(i18n);
   const orgId = basic ? 0 : (info?.organization.id ?? -1);
   // Spec 2.4 / 9: the page fills the window less 105 px; the rows scroll in what the rest leaves them.
   const pageRef = useRef<HTMLDivElement>(null);
@@ -169,95 +180,97 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
   const publicLabel = orgId === 0 ? wt('下发公共数据') : isMainLab === 1 ? wt('同步公共数据') : wt('导入公共数据');
   const showPublic = isOnlyLab !== 1 && isAdmin;
 
-  const columns: TableColumnsType<ModelRow> = [
-    ...(selectable
+  // Every column has a width, so that the table knows when they fit the window (screens/fit).
+  const columns = useMemo(
+    (): TableColumnsType<ModelRow> =>
+      [
+        ...(selectable
+          ? []
+          : [
+              {
+                title: wt('序号'),
+                key: 'index',
+                width: 60,
+                // Pinned like the key columns, so that it stays first when they move to the left (screens/fit).
+                fixed: 'left' as const,
+                render: (_: unknown, __: ModelRow, i: number) => i + 1,
+              },
+            ]),
+        { title: wt('流程ID'), dataIndex: 'modelId', key: 'modelId', sorter: true, width: 180, ellipsis: true },
+        { title: wt('流程标识'), dataIndex: 'key', key: 'key', sorter: true, width: 160, ellipsis: true },
+        { title: wt('流程名称'), dataIndex: 'name', key: 'name', width: 160, ellipsis: true },
+        ...(orgId === 1 ? [] : [{ title: wt('版本'), dataIndex: 'version', key: 'version', width: 70 }]),
+        { title: wt('编码'), dataIndex: 'code', key: 'code', width: 140, ellipsis: true },
+        ...(orgId === 1
+          ? [
+              {
+                title: wt('同步状态'),
+                dataIndex: 'syncFlag',
+                key: 'syncFlag',
+                sorter: true,
+                width: 100,
+                render: (v: number) => (SYNC_LABELS[v] ? wt(SYNC_LABELS[v]) : v),
+              },
+            ]
+          : []),
+        {
+          title: wt('类别'),
+          dataIndex: 'category',
+          key: 'category',
+          sorter: true,
+          width: 90,
+          render: categoryLabel,
+        },
+        {
+          title: wt('最后更新时间'),
+          dataIndex: 'lastUpdateTime',
+          key: 'lastUpdateTime',
+          sorter: true,
+          width: 180,
+          render: formatTime,
+        },
+        {
+          title: wt('部署状态'),
+          dataIndex: 'deploymentId',
+          key: 'deploymentId',
+          sorter: true,
+          width: 120,
+          render: (v: string | null, r: ModelRow) => (
+            <Space size={4} wrap>
+              {v ? <Tag color="green">{wt('已部署')}</Tag> : <Tag>{wt('未部署')}</Tag>}
+              {r.newVersion > 1 && r.syncFlag === 2 && (
+                <Tag color="orange">
+                  {wt('有新版本')} v{r.newVersion}
+                </Tag>
+              )}
+            </Space>
+          ),
+        },
+      ].map((c) => ({ ...c, className: `screen-col-${c.key}` })),
+    // wt() reads the locale.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [selectable, orgId, locale],
+  );
+  const [hidden, setHidden] = useHiddenColumns('workflow-models');
+  // The handlers read the page's state as it is when clicked.
+  const rowItems = (r: ModelRow): RowItem[] => [
+    ...(r.hasXml
       ? []
-      : [
-          {
-            title: wt('序号'),
-            key: 'index',
-            width: 60,
-            render: (_: unknown, __: ModelRow, i: number) => i + 1,
-          },
-        ]),
-    { title: wt('流程ID'), dataIndex: 'modelId', key: 'modelId', sorter: true, width: 150, ellipsis: true },
-    { title: wt('流程标识'), dataIndex: 'key', key: 'key', sorter: true },
-    { title: wt('流程名称'), dataIndex: 'name', key: 'name' },
-    ...(orgId === 1 ? [] : [{ title: wt('版本'), dataIndex: 'version', key: 'version', width: 70 }]),
-    { title: wt('编码'), dataIndex: 'code', key: 'code' },
-    ...(orgId === 1
-      ? [
-          {
-            title: wt('同步状态'),
-            dataIndex: 'syncFlag',
-            key: 'syncFlag',
-            sorter: true,
-            width: 100,
-            render: (v: number) => (SYNC_LABELS[v] ? wt(SYNC_LABELS[v]) : v),
-          },
-        ]
-      : []),
-    {
-      title: wt('类别'),
-      dataIndex: 'category',
-      key: 'category',
-      sorter: true,
-      width: 90,
-      render: categoryLabel,
-    },
-    {
-      title: wt('最后更新时间'),
-      dataIndex: 'lastUpdateTime',
-      key: 'lastUpdateTime',
-      sorter: true,
-      width: 170,
-      render: formatTime,
-    },
-    {
-      title: wt('部署状态'),
-      dataIndex: 'deploymentId',
-      key: 'deploymentId',
-      sorter: true,
-      width: 100,
-      render: (v: string | null, r) => (
-        <Space size={4}>
-          {v ? <Tag color="green">{wt('已部署')}</Tag> : <Tag>{wt('未部署')}</Tag>}
-          {r.newVersion > 1 && r.syncFlag === 2 && (
-            <Tag color="orange">
-              {wt('有新版本')} v{r.newVersion}
-            </Tag>
-          )}
-        </Space>
-      ),
-    },
-    {
-      title: wt('操作'),
-      key: 'actions',
-      width: 330,
-      fixed: 'right',
-      render: (_, r) => (
-        <Space size={0} wrap>
-          {!r.hasXml && (
-            <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'copy', target: r })}>
-              {wt('拷贝流程图')}
-            </Button>
-          )}
-          <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'design', model: r })}>
-            {wt('编辑')}
-          </Button>
-          <Button type="link" size="small" onClick={() => dialogs.open({ kind: 'view', model: r })}>
-            {wt('查看')}
-          </Button>
-          <Button type="link" size="small" danger onClick={() => confirmDelete([r.id])}>
-            {wt('删除')}
-          </Button>
-          <Button type="link" size="small" onClick={() => void deploy(r)}>
-            {wt('部署')}
-          </Button>
-        </Space>
-      ),
-    },
+      : [{ key: 'copy', label: wt('拷贝流程图'), onRun: () => dialogs.open({ kind: 'copy', target: r }) }]),
+    { key: 'edit', label: wt('编辑'), onRun: () => dialogs.open({ kind: 'design', model: r }) },
+    { key: 'view', label: wt('查看'), onRun: () => dialogs.open({ kind: 'view', model: r }) },
+    { key: 'delete', label: wt('删除'), danger: true, onRun: () => confirmDelete([r.id]) },
+    { key: 'deploy', label: wt('部署'), onRun: () => void deploy(r) },
   ];
+  const fit = useListFit({
+    columns,
+    keys: KEY_COLUMNS,
+    hidden,
+    records: rows,
+    actions: rowItems,
+    width: layout.width ?? layout.content,
+    selectable,
+  });
 
   const onTableChange = (
     _: TablePaginationConfig,
@@ -303,26 +316,49 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
             {wt('确认更新')}
           </Button>
         )}
+        {!fit.cards && <ColumnPicker columns={columns} keys={KEY_COLUMNS} hidden={hidden} onChange={setHidden} />}
       </Space>
-      <Table<ModelRow>
-        rowKey="id"
-        size="small"
-        loading={list.loading}
-        dataSource={rows}
-        columns={columns}
-        onChange={onTableChange}
-        pagination={{ defaultPageSize: 50, pageSizeOptions: [50, 100, 200, 500], showSizeChanger: true }}
-        scroll={{ x: 'max-content', y: layout.body }}
-        rowSelection={
-          selectable
-            ? {
-                selectedRowKeys: selected,
-                onChange: (keys) => selection.setSelected(keys as string[]),
-                getCheckboxProps: (r) => ({ disabled: r.syncFlag === 1 }),
-              }
-            : undefined
-        }
-      />
+      {fit.cards ? (
+        <RecordCards<ModelRow>
+          rows={rows.map((record) => ({ record, depth: 0 }))}
+          rowKey={(r) => r.id}
+          columns={fit.shown.filter((c) => KEY_COLUMNS.includes(String(c.key)))}
+          // A card's actions share its width with its padding and border (global.css, .screen-card).
+          actions={(r) => fit.rowActions(r, (layout.content ?? 0) - 26)}
+          loading={list.loading}
+          selection={
+            selectable
+              ? {
+                  type: 'checkbox',
+                  selected,
+                  onChange: (keys) => selection.setSelected(keys as string[]),
+                  disabled: (r) => r.syncFlag === 1,
+                }
+              : undefined
+          }
+        />
+      ) : (
+        <Table<ModelRow>
+          className={fit.overflow ? 'screen-table scrolls' : 'screen-table'}
+          rowKey="id"
+          size="small"
+          loading={list.loading}
+          dataSource={rows}
+          columns={fit.columns}
+          onChange={onTableChange}
+          pagination={{ defaultPageSize: 50, pageSizeOptions: [50, 100, 200, 500], showSizeChanger: true }}
+          scroll={{ x: 'max-content', y: layout.body }}
+          rowSelection={
+            selectable
+              ? {
+                  selectedRowKeys: selected,
+                  onChange: (keys) => selection.setSelected(keys as string[]),
+                  getCheckboxProps: (r) => ({ disabled: r.syncFlag === 1 }),
+                }
+              : undefined
+          }
+        />
+      )}
       {dialog?.kind === 'add' && <NewModelDialog busy={busy} onOk={add} onCancel={() => dialogs.close()} />}
       {dialog?.kind === 'import' && (
         <ImportDialog

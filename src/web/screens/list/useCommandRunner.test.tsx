@@ -1,9 +1,9 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, renderHook, waitFor } from '@testing-library/react';
 import type { ActionDef, ScreenSchema } from '../../../shared/screens/fields';
-import { box, press, shown, WithFeedback } from '../../testing/feedback';
+import { box, messages, press, shown, WithFeedback } from '../../testing/feedback';
 import { refusal } from '../../testing/refusal';
-import { registerCommand, type CommandContext } from '../commands';
+import { registerCommand, type CommandContext, type CommandOutcome } from '../commands';
 import type { ListParams } from '../dataProvider';
 import { commandKey, useCommandRunner } from './useCommandRunner';
 
@@ -25,10 +25,11 @@ const rows = [1, 2].map((id) => ({ id, version: 1, code: `JJ${id}` }));
 
 /** A registered command the test finishes by hand; each test names its own. */
 function command(name: string, over: Partial<ActionDef> = {}) {
-  const runs: { context: CommandContext; finish: (text?: string) => void; refuse: (e: unknown) => void }[] = [];
+  type Answer = string | CommandOutcome | undefined;
+  const runs: { context: CommandContext; finish: (answer?: Answer) => void; refuse: (e: unknown) => void }[] = [];
   const unregister = registerCommand(
     name,
-    (context) => new Promise((finish, refuse) => runs.push({ context, finish: (t) => finish(t), refuse })),
+    (context) => new Promise<Answer>((finish, refuse) => runs.push({ context, finish: (a) => finish(a), refuse })),
   );
   afterEach(() => {
     runs.length = 0;
@@ -122,5 +123,43 @@ describe('a command with inputs', () => {
     await act(async () => confirm.runs[1]!.finish());
     await waitFor(() => expect(result.current.asking).toBeUndefined());
     expect(reload).toHaveBeenCalledOnce();
+  });
+});
+
+describe('the outcome of a command (issue 25)', () => {
+  const confirm = command('probe.outcome', {
+    fields: [{ key: 'password', type: 'text', label: label('接收人密码') }],
+  });
+  const issue = command('probe.issue', { label: label('取号') });
+
+  it("takes away an earlier try's error when a later one succeeds", async () => {
+    const { result } = setup();
+    const key = commandKey('row', confirm.action, 1);
+    act(() => result.current.run(confirm.action, rows.slice(0, 1), key, { password: 'wrong' }));
+    await act(async () => confirm.runs[0]!.refuse(refusal(400, '用户名或密码错误')));
+    await shown('用户名或密码错误');
+
+    act(() => result.current.run(confirm.action, rows.slice(0, 1), key, { password: 'right' }));
+    await act(async () => confirm.runs[1]!.finish());
+    await shown('确认接收成功');
+    // The error (8 s) would have outlived the success (1 s): it is gone the moment the success shows.
+    expect(messages()).not.toContain('用户名或密码错误');
+  });
+
+  it('shows the values it answered in a box that stays until closed', async () => {
+    const { result } = setup();
+    act(() => result.current.run(issue.action, rows.slice(0, 1), commandKey('row', issue.action, 1)));
+    await act(async () => issue.runs[0]!.finish({ values: [{ label: '条码号', value: '2605120001' }] }));
+    const dialog = await box('2605120001');
+    expect(dialog.textContent).toContain('取号成功');
+    expect(dialog.textContent).toContain('条码号');
+    press(dialog, '关闭');
+  });
+
+  it('names the files it saved', async () => {
+    const { result } = setup();
+    act(() => result.current.run(issue.action, [], commandKey('toolbar', issue.action)));
+    await act(async () => issue.runs[0]!.finish({ files: ['交接单_JJ1.pdf'] }));
+    await shown('取号成功，已保存 交接单_JJ1.pdf');
   });
 });

@@ -6,7 +6,8 @@ import type { FieldError } from '../../../shared/screens/validate';
 import { errorMessage, fieldErrors } from '../../api/http';
 import { feedback, notify } from '../../feedback/feedback';
 import { i18n, useT } from '../../i18n';
-import { commandHandler } from '../commands';
+import { showCommandResult } from '../CommandResult';
+import { commandHandler, type CommandOutcome } from '../commands';
 import { queryOf, type ListParams, type ScreenRecord } from '../dataProvider';
 
 /** A command waiting for its dialog's inputs (action.fields), with the rows it runs on. */
@@ -31,7 +32,10 @@ function listQueryOf(params: ListParams): Record<string, string> {
 /**
  * The named commands of a screen: one runs at a time (its button spins, the others wait). A command
  * confirms when the schema asks, asks for its inputs when it declares fields (the dialog stays open,
- * with the server's field errors, until the command succeeds), runs, says how it went and reloads.
+ * with the input and the server's field errors, until the command succeeds), runs, says how it went
+ * and reloads. How it went is one message per button: a success takes the place of an earlier try's
+ * error. A success names the files it saved, and shows the values it answered (action.result) in a
+ * box that stays until closed.
  */
 export function useCommandRunner(screen: ScreenSchema, list: { params: ListParams; reload: () => void }) {
   const t = useT();
@@ -45,16 +49,27 @@ export function useCommandRunner(screen: ScreenSchema, list: { params: ListParam
     if (action.fields && !values) return setAsking({ action, records, key, errors: [] });
     const label = action.label?.[locale] ?? t('screen.command');
     const listQuery = listQueryOf(list.params);
+    const messageKey = `command:${key}`;
     const go = async () => {
       setRunning(key);
       try {
-        const text = await handler({ screen, action, records, locale, values, listQuery });
-        notify.success(text || t('screen.commandDone', { action: label }));
+        const answer = await handler({ screen, action, records, locale, values, listQuery });
+        const outcome: CommandOutcome = typeof answer === 'string' ? { text: answer } : (answer ?? {});
+        const files = outcome.files ?? [];
+        const done =
+          outcome.text ||
+          (files.length > 0
+            ? t('screen.commandSaved', { action: label, files: files.join(', ') })
+            : t('screen.commandDone', { action: label }));
         setAsking(undefined);
+        if (outcome.values?.length) {
+          notify.dismiss(messageKey);
+          showCommandResult(done, outcome.values, t('common.close'));
+        } else notify.success(done, messageKey);
         list.reload();
       } catch (e) {
         setAsking((current) => current && { ...current, errors: fieldErrors(e) });
-        notify.error(errorMessage(e, t('screen.commandFailed', { action: label })));
+        notify.error(errorMessage(e, t('screen.commandFailed', { action: label })), undefined, messageKey);
       } finally {
         setRunning(undefined);
       }

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useId, useState } from 'react';
 import type { FieldError } from '../../../shared/screens/validate';
 import { errorMessage, fieldErrors } from '../../api/http';
 import { notify } from '../../feedback/feedback';
@@ -7,12 +7,14 @@ import { notify } from '../../feedback/feedback';
  * A dialog and the write it submits (a record's save, a page's own dialogs): `dialog` says which is
  * open. While the write runs `saving` holds (its buttons wait); success shows its words, closes the
  * dialog and calls `onSaved` (reload); a failure says why and leaves the dialog open, with the
- * server's field errors beside their fields.
+ * server's field errors beside their fields. The tries of one dialog are one message: a success
+ * takes the place of an earlier try's error.
  */
 export function useSave<D>(onSaved: () => void) {
   const [dialog, setDialog] = useState<D>();
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldError[]>([]);
+  const messageKey = `save:${useId()}`;
 
   const close = useCallback(() => {
     setDialog(undefined);
@@ -23,12 +25,12 @@ export function useSave<D>(onSaved: () => void) {
   const save = async (write: () => Promise<string>, failure: string): Promise<void> => {
     setSaving(true);
     try {
-      notify.success(await write());
+      notify.success(await write(), messageKey);
       close();
       onSaved();
     } catch (e) {
       setErrors(fieldErrors(e));
-      notify.error(errorMessage(e, failure));
+      notify.error(errorMessage(e, failure), undefined, messageKey);
     } finally {
       setSaving(false);
     }

@@ -89,7 +89,6 @@ export function LocalNumberWidget(props: WidgetProps) {
       id={id}
       defaultValue={initial ?? undefined}
       disabled={disabled || readonly}
-      style={{ width: '100%' }}
       min={typeof schema.minimum === 'number' ? schema.minimum : undefined}
       max={typeof schema.maximum === 'number' ? schema.maximum : undefined}
       precision={typeof options.precision === 'number' ? options.precision : undefined}

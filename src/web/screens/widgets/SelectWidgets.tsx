@@ -135,7 +135,6 @@ export function DateWidget({ id, value, disabled, readonly, onChange, options }:
       disabled={disabled || readonly}
       format={format}
       onChange={(d) => onChange(d ? d.format(format) : undefined)}
-      style={{ width: '100%' }}
     />
   );
 }
@@ -148,7 +147,6 @@ export function DateRangeWidget({ id, value, disabled, readonly, onChange }: Wid
       value={range.length === 2 ? [dayjs(range[0]), dayjs(range[1])] : null}
       disabled={disabled || readonly}
       onChange={(d) => onChange(d && d[0] && d[1] ? [d[0].format('YYYY-MM-DD'), d[1].format('YYYY-MM-DD')] : undefined)}
-      style={{ width: '100%' }}
     />
   );
 }
