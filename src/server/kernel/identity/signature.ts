@@ -11,7 +11,12 @@ import { verifyPassword } from './passwords.js';
  * the act they sign. A wrong password counts towards the account's lock like a failed sign-in, and both
  * the refusal and the signature are in the operation log with the meaning signed.
  */
-export async function confirmSignature(kernel: Kernel, caller: Caller, meaning: string, password: string): Promise<void> {
+export async function confirmSignature(
+  kernel: Kernel,
+  caller: Caller,
+  meaning: string,
+  password: string,
+): Promise<void> {
   const { actor, ip } = caller;
   const guard = await guardState(kernel.db, actor.userAccount);
   if (guard.lockedSeconds > 0) throw badRequest('login.lockedFor', { n: minutesOf(guard.lockedSeconds) });

@@ -652,7 +652,6 @@ function stateLabel(screen: ScreenSchema, field: string, state: string, locale: 
   return option?.label[locale] ?? state;
 }
 
-
 /**
  * The lifecycle field of a record: a new record starts in the initial state and an edit keeps the
  * stored one; a body that asks for another state is refused (only a transition changes it).

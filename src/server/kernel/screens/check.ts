@@ -83,7 +83,10 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   }
   screen.fields.forEach((f, i) => {
     if ((f.stamp || f.numbering) && f.required)
-      problems.push({ path: `/fields/${i}/required`, message: 'the server fills this field: the user cannot be asked for it' });
+      problems.push({
+        path: `/fields/${i}/required`,
+        message: 'the server fills this field: the user cannot be asked for it',
+      });
   });
   if (screen.chart) problems.push(...chartProblems(screen.chart, screen.fields));
   problems.push(...lifecycleProblems(screen));
