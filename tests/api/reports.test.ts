@@ -4,6 +4,7 @@ import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { pdfText } from '../support/pdfText';
 import { createRole, createUser, STAFF_PASSWORD } from '../support/workflow';
+import { grantAuthority, idByName } from '../support/results';
 
 /**
  * Patient reports: issued by the server when a specimen's results are audited, the PDF kept as issued
@@ -18,9 +19,7 @@ let editor: ReturnType<typeof api>;
 let auditor: ReturnType<typeof api>;
 let adminToken = '';
 
-const idOf = async (resource: string, name: string) =>
-  (await admin.get<Page>(`/api/resources/${resource}?name=${encodeURIComponent(name)}&size=1`)).body.resultObject
-    .records[0]!.id;
+const idOf = (resource: string, name: string) => idByName(admin, resource, name);
 
 beforeAll(async () => {
   server = await startServer();
@@ -29,14 +28,7 @@ beforeAll(async () => {
   editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
   await createUser(admin, 'shenhe', [await createRole(admin, '审核岗', [20701])]);
   auditor = api(server.url, await tokenFor(server.url, 'shenhe', STAFF_PASSWORD));
-  const res = await admin.post('/api/resources/inspectionAuthority', {
-    userAccount: 'shenhe',
-    userName: '沈和',
-    professionalGroup: await idOf('professionalGroup', '临检组'),
-    canAudit: true,
-    validUntil: '2099-12-31',
-  });
-  expect(res.status).toBe(200);
+  await grantAuthority(admin, 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
 });
 afterAll(() => server?.dispose());
 

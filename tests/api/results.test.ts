@@ -4,6 +4,7 @@ import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { openTab, type Tab } from '../support/pushSocket';
 import { createRole, createUser, STAFF_PASSWORD } from '../support/workflow';
+import { grantAuthority, idByName } from '../support/results';
 
 /**
  * Results as the lab produces them: pending results made for what a received specimen ordered; the
@@ -21,20 +22,7 @@ let auditor: Client;
 let outsider: Client;
 let adminToken = '';
 
-async function grant(account: string, userName: string, group: number, abilities: Record<string, boolean>) {
-  const res = await admin.post('/api/resources/inspectionAuthority', {
-    userAccount: account,
-    userName,
-    professionalGroup: group,
-    validUntil: '2099-12-31',
-    ...abilities,
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-}
-
-const idOf = async (resource: string, name: string) =>
-  (await admin.get<Page>(`/api/resources/${resource}?name=${encodeURIComponent(name)}&size=1`)).body.resultObject
-    .records[0]!.id;
+const idOf = (resource: string, name: string) => idByName(admin, resource, name);
 
 beforeAll(async () => {
   server = await startServer();
@@ -46,7 +34,7 @@ beforeAll(async () => {
   await createUser(admin, 'wairen', [role]);
   auditor = api(server.url, await tokenFor(server.url, 'shenhe', STAFF_PASSWORD));
   outsider = api(server.url, await tokenFor(server.url, 'wairen', STAFF_PASSWORD));
-  await grant('shenhe', 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
+  await grantAuthority(admin, 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
 });
 afterAll(() => server?.dispose());
 

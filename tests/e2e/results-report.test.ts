@@ -8,6 +8,7 @@ import { signIn } from '../support/shell';
 import { pdfText } from '../support/pdfText';
 import { enterSpecimens } from '../support/specimens';
 import { createRole, createStaff, OWN_PASSWORD } from '../support/workflow';
+import { grantAuthority, idByName } from '../support/results';
 
 /**
  * Results to report in the browser (issue 17): values typed on the group's worksheet, flagged by the
@@ -20,9 +21,7 @@ let browser: Browser;
 let admin: ReturnType<typeof api>;
 let editor: ReturnType<typeof api>;
 
-const idOf = async (resource: string, name: string) =>
-  (await admin.get<{ records: { id: number }[] }>(`/api/resources/${resource}?name=${encodeURIComponent(name)}&size=1`))
-    .body.resultObject.records[0]!.id;
+const idOf = (resource: string, name: string) => idByName(admin, resource, name);
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
@@ -30,14 +29,7 @@ beforeAll(async () => {
   editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
   // An auditor of the clinical group, with pages to work on results and reports.
   await createStaff(server.url, admin, 'shenhe', [await createRole(admin, '审核岗', [20701, 210])]);
-  const granted = await admin.post('/api/resources/inspectionAuthority', {
-    userAccount: 'shenhe',
-    userName: 'shenhe',
-    professionalGroup: await idOf('professionalGroup', '临检组'),
-    canAudit: true,
-    validUntil: '2099-12-31',
-  });
-  expect(granted.status).toBe(200);
+  await grantAuthority(admin, 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
 });
 afterAll(async () => {
   await browser?.close();

@@ -464,9 +464,11 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
       } catch (error) {
         throw new DemoDataError(`${where}: ${(error as Error).message}`);
       }
-      // Read-only fields are the server's in the API; demo rows may carry them (an evaluated QC run).
+      // Read-only, stamped and numbered fields are the server's in the API; demo rows are past work
+      // and carry what the server wrote then (an evaluated QC run, a printed box's number and printer).
+      const serverKept = (f: FieldDef) => f.readOnly || f.stamp || f.numbering;
       const readOnly = Object.fromEntries(
-        screen.fields.filter((f) => f.readOnly && data[f.key] !== undefined).map((f) => [f.key, data[f.key]]),
+        screen.fields.filter((f) => serverKept(f) && data[f.key] !== undefined).map((f) => [f.key, data[f.key]]),
       );
       const values = { ...writableData(screen, data), ...readOnly };
       const errors = checkDemoRow(screen, values, taken);
