@@ -10,6 +10,7 @@ import { workflowBench } from './workflow';
 import { screenBench } from './screens';
 import { engineBenchmark } from './engine';
 import { specimensBench } from './specimens';
+import { resultsBench } from './results';
 
 const benches = {
   auth: authBench,
@@ -19,6 +20,7 @@ const benches = {
   workflow: workflowBench,
   engine: engineBenchmark,
   specimens: specimensBench,
+  results: resultsBench,
 };
 
 async function main() {

@@ -2,14 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
-import { ok } from '../kernel/http/envelope.js';
+import { InvalidRecord, ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
 import type { Caller } from '../kernel/identity/actor.js';
 import { confirmSignature } from '../kernel/identity/signature.js';
+import { rowLabel } from '../kernel/resources/service.js';
+import { readResultFile, resultsOfLines } from './importFile.js';
 import { RESULT_MESSAGES } from './messages.js';
 
 const RESULT = 'inspectionResult';
 const MAX_ROWS = 2000;
+const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
 const approveBody = {
   type: 'object',
@@ -79,6 +82,36 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
       return ok({ saved: rows.length });
     },
   );
+
+  app.addContentTypeParser(
+    ['application/octet-stream', 'text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES },
+    (_request, body, done) => done(null, body),
+  );
+
+  /**
+   * A results file (Excel or CSV: barcode, item code, value, as an instrument or a spreadsheet gives
+   * them) entered like the worksheet: each value through the record step, all or none, a refusal
+   * naming its row.
+   */
+  app.post<{ Querystring: { fileName?: string }; Body: Buffer }>('/api/results/import', async (request) => {
+    const caller = callerOf(request);
+    const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const lines = await readResultFile(bytes, request.query.fileName ?? '', caller.locale);
+    await inOneTransaction(kernel, async (tx, afterCommit) => {
+      for (const line of await resultsOfLines(kernel, tx, caller.actor.orgId, lines, caller.locale))
+        await kernel.resources
+          .transition(caller, RESULT, line.id, 'record', { tx, afterCommit, input: { result: line.result } })
+          .catch((e: unknown) => {
+            throw e instanceof InvalidRecord
+              ? new InvalidRecord(
+                  e.errors.map((x) => ({ ...x, message: rowLabel(line.row, caller.locale, x.message) })),
+                )
+              : e;
+          });
+    });
+    return ok({ imported: lines.length });
+  });
 
   /**
    * First review or audit of results, signed: the user's password again, the meaning recorded with the

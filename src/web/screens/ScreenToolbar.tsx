@@ -33,7 +33,8 @@ export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandStat
         a.kind === 'import' ? (
           <Upload
             key="import"
-            accept=".xlsx"
+            // The generic import reads .xlsx; a capability's own import may read CSV too (a results file).
+            accept={a.endpoint ? '.xlsx,.csv' : '.xlsx'}
             showUploadList={false}
             beforeUpload={(file) => {
               on.onImport(file, a.endpoint);

@@ -52,7 +52,7 @@ export interface ListAnswer<R = AnyRecord> {
 }
 
 /** A row number in the words of its language, for a refusal of one row of an import. */
-const rowLabel = (n: number, locale: Locale, message: string) =>
+export const rowLabel = (n: number, locale: Locale, message: string) =>
   locale === 'zh-CN' ? `第${n}行：${message}` : `Row ${n}: ${message}`;
 
 /**
