@@ -3,8 +3,8 @@ import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { pdfText } from '../support/pdfText';
-import { createRole, createUser, STAFF_PASSWORD } from '../support/workflow';
-import { grantAuthority, idByName } from '../support/results';
+import { STAFF_PASSWORD } from '../support/workflow';
+import { clinicalAuditor, idByName } from '../support/results';
 
 /**
  * Patient reports: issued by the server when a specimen's results are audited, the PDF kept as issued
@@ -26,9 +26,7 @@ beforeAll(async () => {
   adminToken = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
   admin = api(server.url, adminToken);
   editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
-  await createUser(admin, 'shenhe', [await createRole(admin, '审核岗', [20701])]);
-  auditor = api(server.url, await tokenFor(server.url, 'shenhe', STAFF_PASSWORD));
-  await grantAuthority(admin, 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
+  ({ auditor } = await clinicalAuditor(server.url, admin));
 });
 afterAll(() => server?.dispose());
 

@@ -3,8 +3,8 @@ import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { openTab, type Tab } from '../support/pushSocket';
-import { createRole, createUser, STAFF_PASSWORD } from '../support/workflow';
-import { grantAuthority, idByName } from '../support/results';
+import { createUser, STAFF_PASSWORD } from '../support/workflow';
+import { clinicalAuditor, idByName } from '../support/results';
 
 /**
  * Results as the lab produces them: pending results made for what a received specimen ordered; the
@@ -29,12 +29,11 @@ beforeAll(async () => {
   adminToken = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
   admin = api(server.url, adminToken);
   editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
-  const role = await createRole(admin, '审核岗', [20701]);
-  await createUser(admin, 'shenhe', [role]);
+  const { auditor: signer, role } = await clinicalAuditor(server.url, admin);
+  auditor = signer;
+  // Same pages, no inspection authority.
   await createUser(admin, 'wairen', [role]);
-  auditor = api(server.url, await tokenFor(server.url, 'shenhe', STAFF_PASSWORD));
   outsider = api(server.url, await tokenFor(server.url, 'wairen', STAFF_PASSWORD));
-  await grantAuthority(admin, 'shenhe', await idOf('professionalGroup', '临检组'), { canAudit: true });
 });
 afterAll(() => server?.dispose());
 

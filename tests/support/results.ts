@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { api } from './client';
+import { api as apiClient, tokenFor, type api } from './client';
+import { createRole, createUser, STAFF_PASSWORD } from './workflow';
 
 type Client = ReturnType<typeof api>;
 
@@ -26,4 +27,16 @@ export async function grantAuthority(
     ...abilities,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
+}
+
+/** An account besides the demo's that may audit the clinical group (临检组): signed in, and the role it holds. */
+export async function clinicalAuditor(
+  url: string,
+  admin: Client,
+  account = 'shenhe',
+): Promise<{ auditor: Client; role: number }> {
+  const role = await createRole(admin, `审核岗 ${account}`, [20701]);
+  await createUser(admin, account, [role]);
+  await grantAuthority(admin, account, await idByName(admin, 'professionalGroup', '临检组'), { canAudit: true });
+  return { auditor: apiClient(url, await tokenFor(url, account, STAFF_PASSWORD)), role };
 }

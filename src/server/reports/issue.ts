@@ -92,10 +92,9 @@ export async function issueReport(
   const groupIds = [...groups.keys()];
   const template = await matchTemplate(kernel, tx, orgId, hospital, itemNames, groupIds);
   const now = localDateTime(kernel.now());
-  const prefix = `BG${now.slice(0, 10).replaceAll('-', '')}`;
   const reportNo = before
     ? text(before.reportNo)
-    : `${prefix}${String((await kernel.records.lastNumber(tx, REPORT, orgId, 'reportNo', prefix)) + 1).padStart(4, '0')}`;
+    : await kernel.records.nextNumber(tx, REPORT, orgId, 'reportNo', `BG${now.slice(0, 10).replaceAll('-', '')}`);
   const version = before ? Number(before.reportVersion ?? 1) + 1 : 1;
   const owner = kernel.screens.owner('specimen');
   const sexLabel =

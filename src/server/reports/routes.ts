@@ -33,10 +33,9 @@ export async function reportRoutes(app: FastifyInstance, kernel: Kernel) {
 
   app.post<{ Params: { id: string } }>('/api/reports/:id/reissue', async (request) => {
     const caller = callerOf(request);
-    // Permission to change reports, as the screen's invalidate asks.
+    // Permission to change reports, as the screen's invalidate asks; then the report must be the caller's to see.
+    kernel.resources.screenFor(caller, REPORT, 'update');
     await kernel.resources.get(caller, REPORT, idOf(request.params));
-    const screen = kernel.screens.byResource(REPORT);
-    if (!screen?.permissions?.update?.some((r) => caller.actor.roles.includes(r))) throw notFound();
     const id = await kernel.db.transaction(async (tx) => {
       const previous = await kernel.records.lock(tx, REPORT, caller.actor.orgId, idOf(request.params));
       if (!previous || previous.data.status !== 'invalidated' || previous.data.replacedBy)

@@ -77,6 +77,11 @@ export function fieldByKey(screen: ScreenSchema, key: string): FieldDef | undefi
   return screen.fields.find((f) => f.key === key);
 }
 
+/** A field only the server writes: read-only, stamped (who, where, when) or numbered by it. */
+export function serverKept(field: FieldDef): boolean {
+  return Boolean(field.readOnly || field.stamp || field.numbering);
+}
+
 /** Columns of the list: the screen's order, or every field whose column is not switched off. */
 export function listColumns(screen: ScreenSchema): FieldDef[] {
   // A rich list is a column only when its field says so: its rows read long.

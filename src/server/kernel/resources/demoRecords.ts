@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import { serverKept } from '../../../shared/screens/fields.js';
 import type { RecordValues } from '../../../shared/screens/predicate.js';
 import type { Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
@@ -466,7 +467,6 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
       }
       // Read-only, stamped and numbered fields are the server's in the API; demo rows are past work
       // and carry what the server wrote then (an evaluated QC run, a printed box's number and printer).
-      const serverKept = (f: FieldDef) => f.readOnly || f.stamp || f.numbering;
       const readOnly = Object.fromEntries(
         screen.fields.filter((f) => serverKept(f) && data[f.key] !== undefined).map((f) => [f.key, data[f.key]]),
       );

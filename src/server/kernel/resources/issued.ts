@@ -4,7 +4,7 @@ import { localDateTime } from '../../../shared/time.js';
 import type { Queryable } from '../db/database.js';
 import type { AuthUser } from '../identity/actor.js';
 import { getOrganization } from '../identity/organizations.js';
-import { highestNumber } from './repository.js';
+import { nextNumber } from './repository.js';
 
 /**
  * What the server writes into a new record and the user never types: the fields a schema stamps (who,
@@ -27,8 +27,7 @@ export async function issuedValues(
   for (const field of screen.fields) {
     if (!field.numbering) continue;
     const prefix = `${field.numbering.prefix}${localDateTime(now).slice(0, 10).replaceAll('-', '')}-`;
-    const last = await highestNumber(tx, screen, actor.orgId, field.key, prefix);
-    issued[field.key] = `${prefix}${String(last + 1).padStart(field.numbering.width ?? 4, '0')}`;
+    issued[field.key] = await nextNumber(tx, screen, actor.orgId, field.key, prefix, field.numbering.width);
   }
   return issued;
 }

@@ -1,4 +1,5 @@
 import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import { serverKept } from '../../../shared/screens/fields.js';
 import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js';
 import { validateRecord, type FieldError } from '../../../shared/screens/validate.js';
 import { screenMessage } from '../../../shared/screens/messages.js';
@@ -94,7 +95,7 @@ export function writableData(screen: ScreenSchema, body: RecordValues, previous?
   const data: RecordValues = {};
   for (const field of screen.fields) {
     // Stamped and numbered fields are the server's: issued on create (issued.ts), kept ever after.
-    const locked = field.readOnly || field.stamp || field.numbering || (previous && field.form?.readOnlyOnEdit);
+    const locked = serverKept(field) || (previous && field.form?.readOnlyOnEdit);
     if (locked) {
       if (previous && previous[field.key] !== undefined) data[field.key] = previous[field.key];
       continue;

@@ -309,6 +309,19 @@ export async function highestNumber(
   return Number(row?.last ?? 0);
 }
 
+/** The next number after a prefix (…-0007 taken: …-0008), zero-padded; under the resource's write lock. */
+export async function nextNumber(
+  db: Queryable,
+  screen: ScreenSchema,
+  orgId: number,
+  field: string,
+  prefix: string,
+  width = 4,
+): Promise<string> {
+  const last = await highestNumber(db, screen, orgId, field, prefix);
+  return `${prefix}${String(last + 1).padStart(width, '0')}`;
+}
+
 /** One write at a time per resource and organisation: unique checks cannot race each other. */
 export async function lockScope(tx: Queryable, screen: ScreenSchema, orgId: number): Promise<void> {
   await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [screen.resource.name, scopeOrg(screen, orgId)]);

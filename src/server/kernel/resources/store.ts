@@ -9,6 +9,7 @@ import {
   findRecords,
   getRecord,
   highestNumber,
+  nextNumber,
   insertRecord,
   listRecords,
   locateRecord,
@@ -192,5 +193,17 @@ export class RecordStore {
     prefix: string,
   ): Promise<number> {
     return highestNumber(db, this.screen(resource), orgId, field, prefix);
+  }
+
+  /** The next number of a field after a prefix (JJ20261124-0007 taken: JJ20261124-0008), zero-padded. */
+  nextNumber<N extends ResourceName>(
+    db: Queryable,
+    resource: N,
+    orgId: number,
+    field: keyof ResourceRecords[N] & string,
+    prefix: string,
+    width?: number,
+  ): Promise<string> {
+    return nextNumber(db, this.screen(resource), orgId, field, prefix, width);
   }
 }

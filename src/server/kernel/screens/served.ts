@@ -1,4 +1,5 @@
 import type { ActionDef, FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
+import { serverKept } from '../../../shared/screens/fields.js';
 import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 
 /**
@@ -9,8 +10,7 @@ import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
  */
 export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
   const lifecycle = owner.resource.lifecycle;
-  const serverKept = (f: FieldDef) => f.key === lifecycle?.field || f.stamp || f.numbering;
-  const fields = screen.fields.map((f) => (serverKept(f) ? { ...f, readOnly: true } : f));
+  const fields = screen.fields.map((f) => (f.key === lifecycle?.field || serverKept(f) ? { ...f, readOnly: true } : f));
   if (!lifecycle) return { ...screen, fields };
   const row = screen.actions?.row?.map((a) =>
     a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a) : a,
