@@ -11,6 +11,7 @@ import { logs } from './logs/capability.js';
 import { menus } from './menus/capability.js';
 import { microbiology } from './microbiology/capability.js';
 import { organizations } from './organizations/capability.js';
+import { pathology } from './pathology/capability.js';
 import { qc } from './qc/capability.js';
 import { reports } from './reports/capability.js';
 import { results } from './results/capability.js';
@@ -40,6 +41,7 @@ export const CAPABILITIES: readonly Capability[] = [
   barcodes,
   qc,
   results,
+  pathology,
   reports,
   finance,
   microbiology,

@@ -1,6 +1,7 @@
 import type { Capability } from '../kernel/capability.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
 import { issueReport } from './issue.js';
+import { reportOnSignOut } from './pathologyReport.js';
 import { reportRoutes } from './routes.js';
 
 /** A specimen whose results are all audited (reviewed) is reported: its report issued in the same transaction. */
@@ -19,4 +20,8 @@ const reportOnReview: HookRegistration = {
  * specimen's results are audited, kept as issued (PDF), viewed with every view logged, invalidated with
  * a reason and reissued as a corrected new version with the old one kept.
  */
-export const reports: Capability = { name: 'reports', routes: reportRoutes, hooks: () => [reportOnReview] };
+export const reports: Capability = {
+  name: 'reports',
+  routes: reportRoutes,
+  hooks: () => [reportOnReview, reportOnSignOut],
+};

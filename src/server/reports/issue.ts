@@ -1,5 +1,5 @@
 import type { Locale } from '../../shared/i18n/messages.js';
-import { optionLabel } from '../../shared/screens/fields.js';
+import { fieldByKey, optionLabel } from '../../shared/screens/fields.js';
 import { localDateTime } from '../../shared/time.js';
 import { appendLog } from '../kernel/audit/log.js';
 import type { Queryable } from '../kernel/db/database.js';
@@ -57,7 +57,7 @@ export async function issueReport(
   specimen: { id: number; orgId: number; data: object },
   previous?: { data: object },
 ): Promise<number> {
-  const { actor, locale } = caller;
+  const { locale } = caller;
   const orgId = specimen.orgId;
   const s = specimen.data as Record<string, unknown>;
   const before = previous?.data as Record<string, unknown> | undefined;
@@ -85,24 +85,13 @@ export async function issueReport(
     'professionalGroup',
     results.map((r) => r.data.professionalGroup),
   );
-  const hospital = (await title('referralHospital', [s.hospital])).get(Number(s.hospital)) ?? '';
-  const specimenType = (await title('specimenType', [s.specimenType])).get(Number(s.specimenType)) ?? '';
+  const header = await specimenHeader(kernel, tx, orgId, s, locale);
+  const hospital = header.record.hospitalName ?? '';
   const purposes = await title('inspectionPurpose', Array.isArray(s.purposes) ? s.purposes : []);
   const itemNames = results.map((r) => items.get(Number(r.data.item)) ?? '');
   const groupIds = [...groups.keys()];
   const template = await matchTemplate(kernel, tx, orgId, hospital, itemNames, groupIds);
-  const now = localDateTime(kernel.now());
-  const reportNo = before
-    ? text(before.reportNo)
-    : await kernel.records.nextNumber(tx, REPORT, orgId, 'reportNo', `BG${now.slice(0, 10).replaceAll('-', '')}`);
-  const version = before ? Number(before.reportVersion ?? 1) + 1 : 1;
-  const owner = kernel.screens.owner('specimen');
-  const sexLabel =
-    optionLabel(
-      owner?.fields.find((f) => f.key === 'sex'),
-      s.sex,
-      locale,
-    ) ?? '';
+  const { now, reportNo, version } = await reportNumber(kernel, tx, orgId, before);
   const testers = unique(results.map((r) => text(r.data.tester)));
   const reviewers = unique(results.map((r) => text(r.data.reviewer)));
   const auditors = unique(results.map((r) => text(r.data.auditor)));
@@ -111,20 +100,10 @@ export async function issueReport(
     reportVersion: version,
     corrected: previous !== undefined,
     replaces: before ? `${reportNo} v${Number(before.reportVersion ?? 1)}` : null,
-    barcode: text(s.barcode),
-    patientName: text(s.patientName),
-    sex: SEX[text(s.sex)] ?? 'U',
-    // The agent hospital of finance is another record (issue 18 makes one hospital); the name is the report's.
-    hospital: null,
-    age: typeof s.age === 'number' ? s.age : null,
-    hospitalName: hospital,
-    department: text(s.department),
+    ...header.record,
     itemNames: itemNames.join(','),
     professionalGroup: unique([...groups.values()]).join(','),
-    specimenType,
     inspectionPurpose: [...purposes.values()].join(','),
-    collectedAt: text(s.collectedAt) || null,
-    receivedAt: text(s.receivedAt) || null,
     reportedAt: now,
     reviewer: reviewers.join(','),
     auditor: auditors.join(','),
@@ -141,16 +120,7 @@ export async function issueReport(
     corrected: previous !== undefined,
     paperSize: (text(template?.data.paperSize) || 'A4') as ReportContent['paperSize'],
     landscape: template?.data.orientation === 'landscape',
-    patient: {
-      name: text(data.patientName),
-      sexAge: `${sexLabel} ${data.age ?? ''}`.trim(),
-      barcode: text(data.barcode),
-      hospital,
-      department: text(data.department),
-      specimenType,
-      collectedAt: text(s.collectedAt),
-      receivedAt: text(s.receivedAt),
-    },
+    patient: header.patient,
     lines: results.map((r) => ({
       item: items.get(Number(r.data.item)) ?? '',
       result: text(r.data.result),
@@ -161,6 +131,82 @@ export async function issueReport(
     signers: { testers: testers.join('、'), reviewers: reviewers.join('、'), auditors: auditors.join('、') },
     reportedAt: now,
   };
+  const id = await storeReport(kernel, tx, caller, data, content);
+  for (const r of results.filter((x) => x.data.status === 'audited'))
+    await kernel.resources.transition(caller, 'inspectionResult', r.id, 'publish', {
+      tx,
+      system: true,
+      details: { reportNo, version },
+    });
+  if (s.status === 'reviewed')
+    await kernel.resources.transition(caller, 'specimen', specimen.id, 'report', {
+      tx,
+      system: true,
+      details: { reportNo, version },
+    });
+  return id;
+}
+
+/** What a report prints of its specimen and patient, read from the specimen record. */
+export async function specimenHeader(
+  kernel: Kernel,
+  tx: Queryable,
+  orgId: number,
+  s: Record<string, unknown>,
+  locale: Locale,
+) {
+  const title = async (resource: 'referralHospital' | 'specimenType', id: unknown) =>
+    (await kernel.records.titles(tx, resource, orgId, Number(id) > 0 ? [Number(id)] : [])).get(Number(id)) ?? '';
+  const hospital = await title('referralHospital', s.hospital);
+  const specimenType = await title('specimenType', s.specimenType);
+  const sexLabel = optionLabel(fieldByKey(kernel.screens.owner('specimen')!, 'sex'), s.sex, locale) ?? '';
+  const age = typeof s.age === 'number' ? s.age : null;
+  const record = {
+    barcode: text(s.barcode),
+    patientName: text(s.patientName),
+    sex: SEX[text(s.sex)] ?? 'U',
+    age,
+    // The agent hospital of finance is another record (issue 18 makes one hospital); the name is the report's.
+    hospital: null,
+    hospitalName: hospital,
+    department: text(s.department),
+    specimenType,
+    collectedAt: text(s.collectedAt) || null,
+    receivedAt: text(s.receivedAt) || null,
+  } satisfies Partial<ReportRecordRecord>;
+  const patient: ReportContent['patient'] = {
+    name: record.patientName,
+    sexAge: `${sexLabel} ${age ?? ''}`.trim(),
+    barcode: record.barcode,
+    hospital,
+    department: record.department,
+    specimenType,
+    collectedAt: text(s.collectedAt),
+    receivedAt: text(s.receivedAt),
+  };
+  return { record, patient };
+}
+
+/** A new report's number (BG, the day, the day's next), or the number of the one it corrects, a version on. */
+export async function reportNumber(kernel: Kernel, tx: Queryable, orgId: number, before?: Record<string, unknown>) {
+  const now = localDateTime(kernel.now());
+  const reportNo = before
+    ? text(before.reportNo)
+    : await kernel.records.nextNumber(tx, REPORT, orgId, 'reportNo', `BG${now.slice(0, 10).replaceAll('-', '')}`);
+  return { now, reportNo, version: before ? Number(before.reportVersion ?? 1) + 1 : 1 };
+}
+
+/** A report as issued: its record, its PDF kept unchanged, the log entry and the first event of its history. */
+export async function storeReport(
+  kernel: Kernel,
+  tx: Queryable,
+  caller: Caller,
+  data: ReportRecordRecord,
+  content: ReportContent,
+): Promise<number> {
+  const { actor, locale } = caller;
+  const orgId = actor.orgId;
+  const version = data.reportVersion;
   const row = await kernel.records.insert(tx, REPORT, orgId, data, actor.id);
   await kernel.files.put(tx, {
     resource: REPORT,
@@ -183,17 +229,5 @@ export async function issueReport(
     at: kernel.now(),
     details: { version },
   });
-  for (const r of results.filter((x) => x.data.status === 'audited'))
-    await kernel.resources.transition(caller, 'inspectionResult', r.id, 'publish', {
-      tx,
-      system: true,
-      details: { reportNo, version },
-    });
-  if (s.status === 'reviewed')
-    await kernel.resources.transition(caller, 'specimen', specimen.id, 'report', {
-      tx,
-      system: true,
-      details: { reportNo, version },
-    });
   return row.id;
 }

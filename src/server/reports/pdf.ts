@@ -22,13 +22,16 @@ export interface ReportContent {
   landscape: boolean;
   patient: Record<PatientKey, string>;
   lines: ReportLine[];
-  signers: Record<SignerKey, string>;
+  /** A pathology report's text in its order (gross, microscopy, diagnosis, ICD-O); none on a laboratory report. */
+  sections?: Partial<Record<SectionKey, string>>;
+  signers: Partial<Record<SignerKey, string>>;
   reportedAt: string;
 }
 
 type PatientKey =
   'name' | 'sexAge' | 'barcode' | 'hospital' | 'department' | 'specimenType' | 'collectedAt' | 'receivedAt';
-type SignerKey = 'testers' | 'reviewers' | 'auditors';
+type SignerKey = 'testers' | 'reviewers' | 'auditors' | 'grossedBy' | 'diagnosedBy' | 'reviewedBy';
+type SectionKey = 'gross' | 'microscopy' | 'diagnosis' | 'icdO' | 'amendReason';
 
 const LABELS: Record<Locale, Record<PatientKey | SignerKey, string>> = {
   'zh-CN': {
@@ -43,6 +46,9 @@ const LABELS: Record<Locale, Record<PatientKey | SignerKey, string>> = {
     testers: '检验者',
     reviewers: '初审者',
     auditors: '审核者',
+    grossedBy: '取材医生',
+    diagnosedBy: '诊断医生',
+    reviewedBy: '复核医生',
   },
   'en-US': {
     name: 'Patient',
@@ -56,6 +62,9 @@ const LABELS: Record<Locale, Record<PatientKey | SignerKey, string>> = {
     testers: 'Tested by',
     reviewers: 'First review',
     auditors: 'Audited by',
+    grossedBy: 'Grossed by',
+    diagnosedBy: 'Diagnosed by',
+    reviewedBy: 'Reviewed by',
   },
 };
 
@@ -68,6 +77,11 @@ const WORDS = {
     range: '参考范围',
     version: (n: number, corrected: boolean) => `第${n}版${corrected ? '（更正报告，替代此前版本）' : ''}`,
     reportedAt: '报告时间',
+    gross: '大体所见',
+    microscopy: '镜下所见',
+    diagnosis: '病理诊断',
+    icdO: 'ICD-O 编码',
+    amendReason: '修正原因',
     footer: '本报告仅对所检标本负责。如有疑问，请在收到报告后七日内与实验室联系。',
   },
   'en-US': {
@@ -79,6 +93,11 @@ const WORDS = {
     version: (n: number, corrected: boolean) =>
       `Version ${n}${corrected ? ' (corrected report, replaces earlier versions)' : ''}`,
     reportedAt: 'Reported at',
+    gross: 'Gross description',
+    microscopy: 'Microscopy',
+    diagnosis: 'Diagnosis',
+    icdO: 'ICD-O code',
+    amendReason: 'Reason for amendment',
     footer: 'This report applies only to the specimen tested. Questions within seven days of receipt, please.',
   },
 };
@@ -88,7 +107,8 @@ const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '�
 
 /**
  * The patient report as a PDF (pdfkit, the CJK font embedded): the lab's header, the template's title,
- * the patient and specimen, one line per result with its flag, unit and range, and who signed what when.
+ * the patient and specimen, one line per result with its flag, unit and range (or a pathology report's
+ * text), and who signed what when.
  */
 export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
   const w = WORDS[locale];
@@ -144,16 +164,24 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
     .lineTo(left + width, doc.y)
     .stroke();
   doc.moveDown(0.3);
-  row({ item: w.item, result: w.result, flag: w.flag, unit: w.unit, range: w.range }, 'bold');
-  for (const line of c.lines)
-    row({ ...line, flag: ARROW[line.flag] ? `${line.flag} ${ARROW[line.flag]}` : '' }, 'regular');
+  if (c.lines.length > 0) {
+    row({ item: w.item, result: w.result, flag: w.flag, unit: w.unit, range: w.range }, 'bold');
+    for (const line of c.lines)
+      row({ ...line, flag: ARROW[line.flag] ? `${line.flag} ${ARROW[line.flag]}` : '' }, 'regular');
+  }
+  for (const [k, v] of Object.entries(c.sections ?? {}) as [SectionKey, string][]) {
+    if (!v) continue;
+    doc.font('bold').fontSize(10).text(w[k]);
+    doc.font('regular').fontSize(9.5).text(v, { width });
+    doc.moveDown(0.5);
+  }
   doc
     .moveTo(left, doc.y)
     .lineTo(left + width, doc.y)
     .stroke();
   doc.moveDown(0.8);
   for (const [k, v] of Object.entries(c.signers) as [SignerKey, string][])
-    doc.font('regular').fontSize(9).text(`${LABELS[locale][k]}：${v}`);
+    if (v) doc.font('regular').fontSize(9).text(`${LABELS[locale][k]}：${v}`);
   doc.text(`${w.reportedAt}：${c.reportedAt}`);
   doc.moveDown(1).fontSize(7.5).text(w.footer);
   doc.end();

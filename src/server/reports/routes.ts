@@ -12,6 +12,10 @@ const NOT_INVALIDATED = {
   'zh-CN': '只有已作废且尚未更正的报告才能重新发布',
   'en-US': 'Only an invalidated report not yet corrected can be reissued',
 };
+const PATHOLOGY = {
+  'zh-CN': '病理报告由诊断修正后复核签发更正，不能在此重新发布',
+  'en-US': 'A pathology report is corrected by amending its diagnosis and signing it out again, not reissued here',
+};
 const NO_FILE = { 'zh-CN': '该报告没有系统生成的报告文件', 'en-US': 'This report has no file issued by the system' };
 
 /** Reports' own calls: the PDF as issued (each view logged), and the corrected reissue of an invalidated report. */
@@ -40,6 +44,7 @@ export async function reportRoutes(app: FastifyInstance, kernel: Kernel) {
       const previous = await kernel.records.lock(tx, REPORT, caller.actor.orgId, idOf(request.params));
       if (!previous || previous.data.status !== 'invalidated' || previous.data.replacedBy)
         refuse(caller.locale, NOT_INVALIDATED);
+      if (previous.data.pathologyNo) refuse(caller.locale, PATHOLOGY);
       const [specimen] = await kernel.records.find(tx, 'specimen', caller.actor.orgId, {
         barcode: [String(previous.data.barcode)],
       });

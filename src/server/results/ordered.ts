@@ -2,6 +2,8 @@ import type { SpecimenRecord } from '../../shared/generated/resources.js';
 import { appendLog } from '../kernel/audit/log.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
 
+const PATHOLOGY_CATEGORIES = new Set([3, 4]);
+
 /**
  * A received specimen gets a pending result for every item its purposes order (each in the group that
  * tests the item), so the groups' work lists and worksheets show what is to be done. Items already
@@ -15,7 +17,10 @@ export const orderedResults: HookRegistration = {
       if (row.data.status !== 'received' || current?.data.status === 'received') return;
       const s = row.data as unknown as SpecimenRecord;
       const purposeIds = (Array.isArray(s.purposes) ? s.purposes : []).map(Number);
-      const purposes = await kernel.records.byIds(tx, 'inspectionPurpose', row.orgId, purposeIds);
+      // Histo- and cytopathology (categories 3, 4) are answered by the pathology case, not a worksheet's result.
+      const purposes = (await kernel.records.byIds(tx, 'inspectionPurpose', row.orgId, purposeIds)).filter(
+        (p) => !PATHOLOGY_CATEGORIES.has(Number(p.data.category)),
+      );
       const itemIds = [...new Set(purposes.flatMap((p) => (Array.isArray(p.data.items) ? p.data.items : [])))];
       const items = await kernel.records.byIds(tx, 'inspectionItem', row.orgId, itemIds);
       const barcode = String(s.barcode);

@@ -1111,7 +1111,7 @@ export interface OriginalFormSupplementRecord {
 }
 
 /**
- * The microscopic findings and diagnosis of each case, reviewed by a second pathologist and signed out; an amended report keeps its reason.
+ * The microscopic findings and diagnosis of each case, signed by the diagnosing pathologist and reviewed (signed) by another, which signs the case out and issues its pathology report; an amendment keeps its reason and issues a corrected report.
  */
 export interface PathologyDiagnosisRecord {
   case: number | null;
@@ -1119,12 +1119,15 @@ export interface PathologyDiagnosisRecord {
   diagnosis: string | null;
   nature: ('benign' | 'inflammatory' | 'borderline' | 'malignant' | 'nondiagnostic') | null;
   icdO?: string | null;
-  diagnosedBy: string | null;
+  diagnosedBy?: string | null;
   reviewedBy?: string | null;
-  diagnosedAt: string | null;
+  diagnosedAt?: string | null;
   signedOutAt?: string | null;
-  status: ('draft' | 'reviewed' | 'signedOut' | 'amended') | null;
+  status?: ('draft' | 'signed' | 'signedOut' | 'amended') | null;
   amendReason?: string | null;
+  diagnosedByAccount?: string | null;
+  reviewedByAccount?: string | null;
+  returnReason?: string | null;
 }
 
 /**
@@ -1145,27 +1148,31 @@ export interface PathologyInspectionRecord {
 }
 
 /**
- * Technical steps on each block and slide (embedding, sectioning, staining, IHC, recuts), who did them and how good the slide is.
+ * Each block and slide of a case, with its own label: blocks come from grossing, slides from sectioning a block (recuts and IHC loop back to the block); who did each step and when is the signed-in account.
  */
 export interface PathologyOperationRecord {
-  case: number | null;
-  labelNo: string | null;
-  operation: ('embedding' | 'sectioning' | 'he' | 'special' | 'ihc' | 'recut' | 'decal') | null;
+  case?: number | null;
+  labelNo?: string | null;
+  kind?: ('block' | 'slide') | null;
+  block?: string | null;
+  operation?: ('embedding' | 'sectioning' | 'he' | 'special' | 'ihc' | 'recut' | 'decal') | null;
   stain?: string | null;
   slideCount?: number | null;
-  operator: string | null;
-  operatedAt: string | null;
+  operator?: string | null;
+  operatedAt?: string | null;
   quality?: ('A' | 'B' | 'C' | 'reject') | null;
+  gradedBy?: string | null;
   remark?: string | null;
+  status?: ('taken' | 'embedded' | 'sectioned' | 'cut' | 'stained' | 'graded') | null;
 }
 
 /**
- * Grossing of each pathology case: what arrived, the gross description, how many blocks were taken, by whom and when (with photos).
+ * Grossing of each pathology case, from a received specimen: the case number issued, the patient taken from the specimen, the gross description and the blocks taken (each labelled), who grossed it and when from the signed-in account.
  */
 export interface PathologySamplingRecord {
-  pathologyNo: string | null;
-  barcode?: string | null;
-  patientName: string | null;
+  pathologyNo?: string | null;
+  barcode: string | null;
+  patientName?: string | null;
   sex?: ('M' | 'F' | 'U') | null;
   age?: number | null;
   specimenKind: ('biopsy' | 'resection' | 'cytology' | 'frozen') | null;
@@ -1174,10 +1181,9 @@ export interface PathologySamplingRecord {
   blockCount: number | null;
   remainingTissue?: ('kept' | 'allSubmitted' | 'discarded') | null;
   photo?: string | null;
-  sampledBy: string | null;
-  recorder?: string | null;
-  sampledAt: string | null;
-  status: ('sampled' | 'processing' | 'diagnosing' | 'signedOut') | null;
+  sampledBy?: string | null;
+  sampledAt?: string | null;
+  status?: ('sampled' | 'processing' | 'diagnosing' | 'signedOut') | null;
 }
 
 /**
@@ -1427,6 +1433,7 @@ export interface ReportRecordRecord {
   reportVersion?: number | null;
   corrected?: boolean | null;
   barcode: string | null;
+  pathologyNo?: string | null;
   patientName: string | null;
   sex?: ('M' | 'F' | 'U') | null;
   age?: number | null;

@@ -195,6 +195,10 @@ export interface TransitionDef {
    */
   requires?: string[];
   /**
+   * Run by hand, the transition is an electronic signature: its dialog asks the user's password again, the server checks it (a wrong one counts towards the account's lock) and the history keeps the signer, the time and the meaning (the transition's label).
+   */
+  signature?: boolean;
+  /**
    * Fields the server fills when the transition runs: actor (the signed-in user's name), account, organization (the user's organisation name), now (date and time).
    */
   stamp?: {
@@ -274,10 +278,14 @@ export interface FieldDef {
    */
   stamp?: 'actor' | 'account' | 'organization' | 'now';
   /**
-   * The server issues the field's value when the record is created, never the user (read-only on every form): the prefix, the day (yyyyMMdd), a dash and the day's next number of this resource, zero-padded to width (WL20261124-0007).
+   * The server issues the field's value when the record is created, never the user (read-only on every form): the prefix, the day (yyyyMMdd) or the year (yyyy) by period, a dash and the period's next number of this resource, zero-padded to width (WL20261124-0007, P2026-00123).
    */
   numbering?: {
     prefix: string;
+    /**
+     * What the number counts within: day (the default) or year.
+     */
+    period?: 'day' | 'year';
     width?: number;
   };
 }

@@ -34,6 +34,11 @@ export const screenMessages = {
     'zh-CN': '「{action}」由系统在相应环节自动完成，不能手工执行',
     'en-US': '"{action}" is done by the system at its step, not by hand',
   },
+  'signature.password': { 'zh-CN': '签名密码', 'en-US': 'Password to sign' },
+  'signature.passwordHelp': {
+    'zh-CN': '再次输入您本人的密码：这是一次电子签名，记录您的姓名、时间与签名含义。',
+    'en-US': 'Your own password again: this is an electronic signature with your name, the time and what you sign.',
+  },
 } satisfies Record<string, Record<Locale, string>>;
 
 export type ScreenMessageKey = keyof typeof screenMessages;

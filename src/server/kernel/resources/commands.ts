@@ -15,6 +15,26 @@ export function refuse(locale: Locale, message: Record<Locale, string>, field = 
   throw new InvalidRecord([{ field, key: 'field.rule', message: message[locale] }]);
 }
 
+/** A capability's message in the caller's language, its {names} filled in. */
+export function say(
+  message: Record<Locale, string>,
+  locale: Locale,
+  vars: Record<string, string | number> = {},
+): string {
+  return message[locale].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
+}
+
+/** Refuses the write (nothing is stored) with a capability's message, its {names} filled in. */
+export function refused(
+  message: Record<Locale, string>,
+  locale: Locale,
+  vars: Record<string, string | number> = {},
+  field = '',
+): never {
+  const text = say(message, locale, vars);
+  refuse(locale, { 'zh-CN': text, 'en-US': text }, field);
+}
+
 /** The screen of a resource when the caller's roles allow the action on it (a command needs update). */
 export function screenOf(
   kernel: Kernel,

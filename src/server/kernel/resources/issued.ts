@@ -26,7 +26,8 @@ export async function issuedValues(
   for (const field of stamped) issued[field.key] = stampOf(field.stamp!, actor, orgName, now);
   for (const field of screen.fields) {
     if (!field.numbering) continue;
-    const prefix = `${field.numbering.prefix}${localDateTime(now).slice(0, 10).replaceAll('-', '')}-`;
+    const period = field.numbering.period === 'year' ? 4 : 10;
+    const prefix = `${field.numbering.prefix}${localDateTime(now).slice(0, period).replaceAll('-', '')}-`;
     issued[field.key] = await nextNumber(tx, screen, actor.orgId, field.key, prefix, field.numbering.width);
   }
   return issued;

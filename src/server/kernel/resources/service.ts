@@ -4,13 +4,15 @@ import { labTypeWrites, screenAllows, type ScreenAction } from '../../../shared/
 import type { ScreenSchema } from '../../../shared/screens/fields.js';
 import { isEmpty, matches, type RecordValues } from '../../../shared/screens/predicate.js';
 import { screenMessage, type ScreenMessageKey } from '../../../shared/screens/messages.js';
-import { refusal, transitionOf } from '../../../shared/lifecycle/lifecycle.js';
+import { refusal, transitionOf, type LifecycleDef, type TransitionDef } from '../../../shared/lifecycle/lifecycle.js';
 import { hasRole } from '../../../shared/access/can.js';
 import { issuedValues, stampOf } from './issued.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
 import { getOrganization } from '../identity/organizations.js';
+import { confirmSignature } from '../identity/signature.js';
+import { localDateTime } from '../../../shared/time.js';
 import { conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
 import { appendLog } from '../audit/log.js';
 import type { ScreenRegistry } from '../screens/registry.js';
@@ -228,6 +230,22 @@ export class ResourceService {
     return present(row);
   }
 
+  /**
+   * A record a capability makes as part of the user's step (the blocks a grossing takes): in the step's
+   * transaction, through the resource's rules, with its history and log entry; no screen permission is
+   * asked, and the data is the server's own (it may start in a later state of the lifecycle).
+   */
+  async createFor(caller: Caller, resource: string, data: RecordValues, tx: Queryable): Promise<StoredRecord> {
+    const call = this.systemCall(caller, resource);
+    const lifecycle = call.screen.resource.lifecycle;
+    return this.insertChecked(
+      tx,
+      call,
+      { ...(lifecycle && { [lifecycle.field]: lifecycle.initial }), ...data },
+      'create',
+    );
+  }
+
   /** Stores data that passed the schema's checks: the resource's rules first, then the row and its log entry. */
   private async insertChecked(tx: Queryable, call: Call, data: RecordValues, via: 'create' | 'import') {
     const write = this.writeContext(tx, call, via);
@@ -237,7 +255,11 @@ export class ResourceService {
     const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
     await this.hooks.afterWrite(write, row);
     const lifecycle = call.screen.resource.lifecycle;
-    if (lifecycle) await this.recordEvent(tx, call, row, { name: 'create', toState: lifecycle.initial });
+    if (lifecycle)
+      await this.recordEvent(tx, call, row, {
+        name: 'create',
+        toState: String(row.data[lifecycle.field] ?? lifecycle.initial),
+      });
     await appendLog(tx, call.actor, {
       resource: call.screen.resource.name,
       recordId: row.id,
@@ -474,6 +496,13 @@ export class ResourceService {
     if (!lifecycle || !transition) refuseTransition('lifecycle.noTransition', locale, name);
     if (!run.system && transition.system) refuseTransition('lifecycle.systemOnly', locale, transition.label[locale]);
     if (!run.system && transition.roles && !hasRole(caller.actor, transition.roles)) throw forbidden();
+    let signature: Record<string, unknown> | undefined;
+    if (!run.system && transition.signature) {
+      // The state is checked before the password is asked of the signer, and again under the write's lock.
+      const seen = await this.reachable(this.db, call, caller.actor.orgId, id);
+      if (seen) this.holdsState(call, lifecycle, transition, seen, locale);
+      signature = await this.sign(caller, transition.label, run);
+    }
     return this.inTransaction(
       run,
       async (tx) => {
@@ -481,16 +510,7 @@ export class ResourceService {
         const current = await this.reachable(tx, call, caller.actor.orgId, id);
         if (!current) throw notFound();
         if (run.version !== undefined && run.version !== current.version) throw conflict();
-        const from = String(current.data[lifecycle.field] ?? '');
-        if (refusal(transition, from)) {
-          const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
-          refuseTransition(
-            'lifecycle.wrongState',
-            locale,
-            transition.label[locale],
-            stateLabel(owner, lifecycle.field, from, locale),
-          );
-        }
+        const from = this.holdsState(call, lifecycle, transition, current, locale);
         const org = await getOrganization(tx, caller.actor.orgId);
         const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
         const data = { ...current.data, ...(run.system && run.set), ...required };
@@ -499,12 +519,48 @@ export class ResourceService {
         const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
         data[lifecycle.field] = to;
         const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
-        const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details };
+        const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
         await this.recordEvent(tx, call, row, { name, fromState: from, toState: to, details }, org?.name);
         return row;
       },
       call,
     );
+  }
+
+  /** The record's state, when the transition leaves it; else refused naming the state. */
+  private holdsState(
+    call: Call,
+    lifecycle: LifecycleDef,
+    transition: TransitionDef,
+    row: StoredRecord,
+    locale: Locale,
+  ) {
+    const from = String(row.data[lifecycle.field] ?? '');
+    if (refusal(transition, from)) {
+      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+      const state = stateLabel(owner, lifecycle.field, from, locale);
+      refuseTransition('lifecycle.wrongState', locale, transition.label[locale], state);
+    }
+    return from;
+  }
+
+  /**
+   * A transition that is an electronic signature: the password given again is checked (a wrong one
+   * counts towards the lock), and the history keeps the signer, the time and the meaning; the password
+   * itself is never stored.
+   */
+  private async sign(caller: Caller, meaning: Record<Locale, string>, run: TransitionRun) {
+    const password = run.input?.password;
+    if (typeof password !== 'string' || password === '') {
+      const label = screenMessage('signature.password', caller.locale, {});
+      throw new InvalidRecord([
+        { field: 'password', message: screenMessage('field.required', caller.locale, { label }) },
+      ]);
+    }
+    await confirmSignature(this.kernel(), caller, meaning['zh-CN'], password);
+    const { userName, userAccount } = caller.actor;
+    const at = localDateTime(this.kernel().now());
+    return { signature: { signer: userName, account: userAccount, meaning: meaning[caller.locale], at } };
   }
 
   /** Where a step undone (back) returns the record: the state before it, if that is a state of the lifecycle. */

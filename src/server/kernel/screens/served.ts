@@ -1,5 +1,6 @@
 import type { ActionDef, FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
 import { serverKept } from '../../../shared/screens/fields.js';
+import { screenMessage } from '../../../shared/screens/messages.js';
 import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 
 /**
@@ -25,11 +26,12 @@ function transitionCommand(
   action: ActionDef,
 ): ActionDef {
   const transition = lifecycle.transitions.find((t) => t.name === action.name)!;
-  const asked = (transition.requires ?? [])
+  const asked: FieldDef[] = (transition.requires ?? [])
     .map((key) => owner.fields.find((f) => f.key === key))
     .filter((f): f is FieldDef => f !== undefined)
     // Asked in the transition's own dialog: required there, whatever the record form's conditions say.
     .map(({ visibleWhen: _v, requiredWhen: _r, enabledWhen: _e, ...f }) => ({ ...f, required: true, readOnly: false }));
+  if (transition.signature) asked.push(signatureField());
   const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
   return {
     kind: 'command',
@@ -40,5 +42,22 @@ function transitionCommand(
     ...(asked.length > 0 && { fields: asked }),
     ...((action.roles ?? transition.roles) && { roles: action.roles ?? transition.roles }),
     visibleWhen: action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState,
+  };
+}
+
+/** The password a signing transition asks again, never shown as typed. */
+function signatureField(): FieldDef {
+  const text = (key: 'signature.password' | 'signature.passwordHelp') => ({
+    'zh-CN': screenMessage(key, 'zh-CN', {}),
+    'en-US': screenMessage(key, 'en-US', {}),
+  });
+  return {
+    key: 'password',
+    type: 'text',
+    label: text('signature.password'),
+    description: text('signature.passwordHelp')['en-US'],
+    required: true,
+    maxLength: 200,
+    form: { secret: true },
   };
 }
