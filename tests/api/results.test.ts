@@ -4,7 +4,7 @@ import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { openTab, type Tab } from '../support/pushSocket';
 import { createUser, STAFF_PASSWORD } from '../support/workflow';
-import { clinicalAuditor, idByName } from '../support/results';
+import { clinicalAuditor, grantAuthority, idByName } from '../support/results';
 
 /**
  * Results as the lab produces them: pending results made for what a received specimen ordered; the
@@ -60,6 +60,32 @@ const approve = (who: Client, ids: number[], step: string, password: string) =>
   who.post(`/api/results/approve/${step}`, { ids, password });
 
 describe('results from a received specimen', () => {
+  it('takes a coded result by its code or word from the item’s result dictionary, flagging one not normal', async () => {
+    await grantAuthority(admin, 'admin', await idOf('professionalGroup', '分子诊断组'), { canTest: true });
+    const purpose = await idOf('inspectionPurpose', 'HPV分型检测');
+    const [positive, negative] = await enterSpecimens(editor, 2, { purposes: [purpose], sex: 'female', age: 41 });
+    const resultOf = async (barcode: string) => {
+      const specimen = (await admin.get<Page>(`/api/resources/specimen?barcode=${barcode}`)).body.resultObject
+        .records[0]!;
+      await editor.post(`/api/resources/specimen/${specimen.id}/transitions/receive`, {});
+      return (await admin.get<Page>(`/api/resources/inspectionResult?barcode=${barcode}`)).body.resultObject
+        .records[0]!;
+    };
+    const [p, n] = [await resultOf(positive!), await resultOf(negative!)];
+    const refused = await save(admin, [{ id: p.id, result: '++' }]);
+    expect(refused.body.resultMessage).toContain('高危型HPV核酸检测的结果应为：- 阴性、+ 阳性');
+    expect((await admin.get<Rec>(`/api/resources/inspectionResult/${p.id}`)).body.resultObject.status).toBe('pending');
+    const saved = await save(admin, [
+      { id: p.id, result: '+' },
+      { id: n.id, result: '阴性' },
+    ]);
+    expect(saved.status, JSON.stringify(saved.body)).toBe(200);
+    const read = async (id: number) =>
+      (await admin.get<Rec>(`/api/resources/inspectionResult/${id}`)).body.resultObject;
+    expect(await read(p.id)).toMatchObject({ result: '阳性', flag: 'A', referenceRange: '阴性', status: 'tested' });
+    expect(await read(n.id)).toMatchObject({ result: '阴性', flag: 'N' });
+  });
+
   it('makes a pending result, in the item’s group and unit, for every item the purposes order', async () => {
     const { results } = await receivedBloodCount();
     expect(Object.keys(results).sort()).toEqual(['HGB', 'WBC']);

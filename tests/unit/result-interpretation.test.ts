@@ -88,6 +88,29 @@ describe('interpretation', () => {
   });
 });
 
+describe('a coded (qualitative) result', () => {
+  const codes = [
+    { value: '-', label: '阴性' },
+    { value: '+', label: '阳性' },
+    { value: '+-', label: '弱阳性' },
+  ];
+  const hbsag = { resultType: 'qualitative' as const, referenceRanges: [{ text: '阴性 <0.05' }] };
+  const man = { sex: 'male', age: 40 };
+  it('is entered by its code or its word and reported as the word, flagged A unless it is the normal one', () => {
+    expect(interpret('+', hbsag, man, codes)).toMatchObject({
+      result: '阳性',
+      flag: 'A',
+      referenceRange: '阴性 <0.05',
+    });
+    expect(interpret(' 阴性', hbsag, man, codes)).toMatchObject({ result: '阴性', flag: 'N' });
+    expect(interpret('+-', hbsag, man, codes)).toMatchObject({ result: '弱阳性', flag: 'A' });
+  });
+  it('refuses a value that is none of the dictionary’s entries; without a normal word it flags nothing', () => {
+    expect(interpret('++', hbsag, man, codes)).toEqual({ error: 'notCoded' });
+    expect(interpret('+', { resultType: 'qualitative' }, man, codes)).toMatchObject({ result: '阳性', flag: '' });
+  });
+});
+
 describe('delta check', () => {
   const now = new Date('2026-11-24T10:00:00Z');
   const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);

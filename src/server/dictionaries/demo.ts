@@ -43,6 +43,17 @@ const BUSINESS: { name: string; description: string; details: [label: string, va
       ['偏低', 'L'],
       ['危急值偏高', 'HH'],
       ['危急值偏低', 'LL'],
+      ['异常', 'A'],
+    ],
+  },
+  {
+    name: '定性结果',
+    description: '定性检验项目的结果：工作台上输入代码，报告打印文字',
+    details: [
+      ['阴性', '-'],
+      ['阳性', '+'],
+      ['弱阳性', '+-'],
+      ['可疑', '?'],
     ],
   },
   {

@@ -103,7 +103,7 @@ const WORDS = {
 };
 
 /** The arrow a reader looks for beside a flagged value. */
-const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '↓↓' };
+const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '↓↓', A: '*' };
 
 /**
  * The patient report as a PDF (pdfkit, the CJK font embedded): the lab's header, the template's title,

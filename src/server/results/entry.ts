@@ -1,6 +1,7 @@
 import { verdictOf, type AuditRule, type Verdict } from '../../shared/results/autoVerify.js';
 import { interpret, numericValue, type ItemRules } from '../../shared/results/interpret.js';
 import type { Queryable } from '../kernel/db/database.js';
+import { dictionaryEntries } from '../kernel/dictionaries/lookup.js';
 import type { Kernel } from '../kernel/context.js';
 import { findForLogin } from '../kernel/identity/accounts.js';
 import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.js';
@@ -21,6 +22,17 @@ async function previousResult(kernel: Kernel, tx: Queryable, orgId: number, id: 
   const value = earlier ? numericValue(String(earlier.data.result ?? '')) : undefined;
   if (!earlier || value === undefined) return undefined;
   return { value, at: new Date(String(earlier.data.testedAt).replace(' ', 'T')) };
+}
+
+/** The entries of a qualitative item's result dictionary (none for other items): what may be entered. */
+async function resultCodes(
+  tx: Queryable,
+  orgId: number,
+  item: { resultType?: unknown; resultDictionary?: unknown } = {},
+) {
+  if (item.resultType !== 'qualitative' || !item.resultDictionary) return [];
+  const entries = await dictionaryEntries(tx, orgId, String(item.resultDictionary));
+  return [...entries].map(([value, label]) => ({ value, label }));
 }
 
 const verdicts = new WeakMap<WriteContext, Verdict>();
@@ -46,8 +58,11 @@ async function interpretEntry(ctx: WriteContext, data: Data): Promise<Data> {
   const item = await kernel.records.get(tx, 'inspectionItem', actor.orgId, Number(data.item));
   const [specimen] = await kernel.records.find(tx, 'specimen', actor.orgId, { barcode: [String(data.barcode)] });
   const patient = { sex: data.sex as string, age: data.age as number, specimenType: specimen?.data.specimenType };
-  const read = interpret(String(data.result ?? ''), (item?.data ?? {}) as ItemRules, patient);
-  if ('error' in read) refused(RESULT_MESSAGES.notNumeric, locale, { item: String(item?.data.name ?? '') }, 'result');
+  const itemRules = (item?.data ?? {}) as ItemRules;
+  const codes = await resultCodes(tx, actor.orgId, item?.data);
+  const read = interpret(String(data.result ?? ''), itemRules, patient, codes);
+  const about = { item: String(item?.data.name ?? ''), codes: codes.map((c) => `${c.value} ${c.label}`).join('、') };
+  if ('error' in read) refused(RESULT_MESSAGES[read.error], locale, about, 'result');
   const rules = (await kernel.records.find(tx, 'auditRule', actor.orgId, { item: [Number(data.item)] }))
     .filter((r) => r.data.enabled !== false)
     .map((r) => r.data as unknown as AuditRule);

@@ -6,6 +6,7 @@ type Message = Record<Locale, string>;
 /** The results capability's refusals, in the lab's words; {x} are filled by `say`. */
 export const RESULT_MESSAGES = {
   notNumeric: { 'zh-CN': '{item}的结果必须是数字', 'en-US': 'The result of {item} must be a number' },
+  notCoded: { 'zh-CN': '{item}的结果应为：{codes}', 'en-US': 'The result of {item} is one of: {codes}' },
   noAuthority: {
     'zh-CN': '{user}没有{group}的{ability}权限（检验权限）',
     'en-US': '{user} has no {ability} authority for {group} (inspection authority)',

@@ -521,7 +521,7 @@ export interface InspectionResultRecord {
   item?: number | null;
   result?: string | null;
   unit?: string | null;
-  flag?: ('N' | 'H' | 'L' | 'HH' | 'LL') | null;
+  flag?: ('N' | 'H' | 'L' | 'HH' | 'LL' | 'A') | null;
   referenceRange?: string | null;
   instrument?: number | null;
   testedAt?: string | null;
@@ -750,6 +750,7 @@ export interface InspectionItemRecord {
       )
     | null;
   resultType: ('numeric' | 'qualitative' | 'text') | null;
+  resultDictionary?: string | null;
   unit?: string | null;
   decimals?: number | null;
   referenceRanges?:

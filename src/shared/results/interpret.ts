@@ -34,7 +34,14 @@ export interface Patient {
   specimenType?: number | null;
 }
 
-export type Flag = 'N' | 'H' | 'L' | 'HH' | 'LL';
+/** N normal, H/L outside the range, HH/LL critical, A a coded result other than the normal one. */
+export type Flag = 'N' | 'H' | 'L' | 'HH' | 'LL' | 'A';
+
+/** A coded result's entry of the item's result dictionary: the code typed at the bench, the word reported. */
+export interface ResultCode {
+  value: string;
+  label: string;
+}
 
 const DAYS_PER: Record<string, number> = { year: 365.25, month: 30.4375, day: 1 };
 
@@ -96,10 +103,37 @@ export interface Interpretation {
   critical: boolean;
 }
 
-/** Everything the server writes beside a result's value; `error` when a numeric item was given no number. */
-export function interpret(value: string, item: ItemRules, patient: Patient): Interpretation | { error: 'notNumeric' } {
+/**
+ * A coded result as reported: the entry whose code or word was typed (case and width forgiven), flagged
+ * A when it is not the normal word the reference range gives (阴性 for 阴性 <0.05).
+ */
+function coded(
+  value: string,
+  codes: readonly ResultCode[],
+  normal: string,
+): { result: string; flag: Flag | '' } | undefined {
+  const typed = value.trim().toLowerCase();
+  const entry = codes.find((c) => c.value.toLowerCase() === typed || c.label.toLowerCase() === typed);
+  if (!entry) return undefined;
+  return { result: entry.label, flag: normal === '' ? '' : entry.label === normal ? 'N' : 'A' };
+}
+
+/**
+ * Everything the server writes beside a result's value; `error` when a numeric item was given no number,
+ * or a coded item (a qualitative one with a result dictionary) a value that is none of its entries.
+ */
+export function interpret(
+  value: string,
+  item: ItemRules,
+  patient: Patient,
+  codes: readonly ResultCode[] = [],
+): Interpretation | { error: 'notNumeric' | 'notCoded' } {
   const range = rangeFor(item.referenceRanges, patient);
   const base = { unit: item.unit ?? '', referenceRange: rangeText(range) };
+  if (item.resultType === 'qualitative' && codes.length > 0) {
+    const read = coded(value, codes, (range?.text ?? '').split(/\s/)[0]!);
+    return read ? { ...base, ...read, critical: false } : { error: 'notCoded' };
+  }
   if (item.resultType && item.resultType !== 'numeric')
     return { ...base, result: value.trim(), flag: '', critical: false };
   const n = numericValue(value);
