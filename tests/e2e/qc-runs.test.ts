@@ -20,6 +20,9 @@ const PLAN = 'XN-E2E WBC 水平1';
 /** The chart's line colours (src/web/charts/chartOptions.ts LINE_STYLE): mean, ±2 SD, ±3 SD. */
 const COLOURS = { mean: '#389e0d', twoSd: '#fa8c16', threeSd: '#f5222d' } as const;
 
+/** The line where a new lot starts (chartOptions.ts LOT_CHANGE_COLOR). */
+const LOT_CHANGE = '#722ed1';
+
 const dialog = (page: Page) => page.locator('.record-dialog');
 
 /** One QC run typed into the QC result screen's form and saved. */
@@ -142,6 +145,43 @@ describe('a violating QC series entered on the QC result screen', () => {
     expect(pixels.mean, JSON.stringify(pixels)).toBeGreaterThan(100);
     expect(pixels.twoSd, JSON.stringify(pixels)).toBeGreaterThan(100);
     expect(pixels.threeSd, JSON.stringify(pixels)).toBeGreaterThan(100);
+
+    // A new lot, establishing its own target from its first two in-control runs: the chart draws a
+    // line where the lot changes, named by the new lot, and shades the establishing runs.
+    const plan = (await admin.get<{ records: Record<string, unknown>[] }>(`/api/resources/qcPlan?name=${PLAN}`)).body
+      .resultObject.records[0]!;
+    const next = await created('qcMaterial', {
+      name: 'E2E WBC 质控 水平1 新批',
+      lotNo: 'E2E-2',
+      itemCode: 'WBC',
+      level: 'L1',
+      runsForTarget: 2,
+      receivedDate: '2026-05-04',
+      expiryDate: '2099-12-31',
+    });
+    expect((await admin.put(`/api/resources/qcPlan/${plan.id}`, { ...plan, material: next })).status).toBe(200);
+    for (const [day, value] of [
+      ['05', 7.2],
+      ['06', 7.4],
+      ['07', 7.3],
+    ] as const)
+      await created('qcResult', {
+        plan: plan.id,
+        runAt: `2026-05-${day} 08:00:00`,
+        runNo: `E2E-05${day}`,
+        value,
+        operator: '王检验',
+      });
+    await page.reload();
+    await canvas.locator('svg').waitFor();
+    await eventually(() => canvas.getAttribute('aria-label')).toContain(
+      '批号：2026-05-01 08:00 E2E-1，2026-05-05 08:00 E2E-2；定值期：2026-05-05 08:00 – 2026-05-06 08:00',
+    );
+    await eventually(() => canvas.locator('svg text').allTextContents()).toEqual(
+      expect.arrayContaining(['E2E-2', '定值期']),
+    );
+    expect(await strokes(canvas, LOT_CHANGE)).toBeGreaterThanOrEqual(1);
+    await canvas.screenshot({ path: 'test-results/qc-runs-lj-lot-change.png' });
     expect(consoleErrors).toEqual([]);
   });
 });
