@@ -152,9 +152,18 @@ describe('a QC result judged as it is saved and edited', () => {
       violations: '1-2s',
       status: 'warning',
     });
-    // And back: the later run is rejected again, its history naming the evaluation.
+    // And back: the later run is rejected again.
     await edit('qcResult', first.id, { value: 5.5 });
     expect((await read('qcResult', second.id)).status).toBe('reject');
+    // A run deleted (entered under the wrong plan) no longer counts for the run after it.
+    expect((await admin.delete(`/api/resources/qcResult/${first.id}`)).status).toBe(200);
+    await expect
+      .poll(async () => judged(await read('qcResult', second.id)))
+      .toEqual({
+        zScore: 2.4167,
+        violations: '1-2s',
+        status: 'warning',
+      });
   });
 
   it('judges a run with the other levels of its run: R-4s when the second level is saved', async () => {

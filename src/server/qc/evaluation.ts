@@ -170,5 +170,19 @@ export const qcEvaluation: HookRegistration = {
         ctx.afterCommit(() => alertRejection(ctx, data));
       }
     },
+    // A deleted run no longer counts for the runs after it: once it is gone, they are judged again.
+    async beforeDelete(ctx) {
+      const { kernel, actor } = ctx;
+      const gone: Run = { id: ctx.current.id, data: ctx.current.data as unknown as QcResultRecord };
+      ctx.afterCommit(async () => {
+        const rejected = await kernel.db.transaction(async (tx) => {
+          const plan = await kernel.records.get(tx, 'qcPlan', actor.orgId, gone.data.plan);
+          if (!plan) return [];
+          const series = await Series.of(kernel, tx, actor.orgId, plan);
+          return judgeLaterRuns({ ...ctx, tx }, series, gone);
+        });
+        for (const r of rejected) await alertRejection(ctx, r.data);
+      });
+    },
   },
 };
