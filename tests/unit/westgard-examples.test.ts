@@ -71,12 +71,36 @@ describe('2-2s', () => {
   });
 
   it('across runs: level 1 beyond −2 SD in two consecutive runs (191, 190); the earlier exactly at 192 is not', () => {
-    expect(judgeLastRun([[191, 250], [190, 251]], only('2-2s'))[0]).toEqual({ status: 'reject', violations: ['2-2s'] });
-    expect(judgeLastRun([[192, 250], [190, 251]], only('2-2s'))[0]).toEqual({ status: 'accept', violations: [] });
+    expect(
+      judgeLastRun(
+        [
+          [191, 250],
+          [190, 251],
+        ],
+        only('2-2s'),
+      )[0],
+    ).toEqual({ status: 'reject', violations: ['2-2s'] });
+    expect(
+      judgeLastRun(
+        [
+          [192, 250],
+          [190, 251],
+        ],
+        only('2-2s'),
+      )[0],
+    ).toEqual({ status: 'accept', violations: [] });
   });
 
   it('two values beyond 2 SD on opposite sides are not 2-2s (they are R-4s when in one run)', () => {
-    expect(judgeLastRun([[209, 250], [191, 250]], only('2-2s'))[0]?.status).toBe('accept');
+    expect(
+      judgeLastRun(
+        [
+          [209, 250],
+          [191, 250],
+        ],
+        only('2-2s'),
+      )[0]?.status,
+    ).toBe('accept');
   });
 });
 
@@ -93,7 +117,15 @@ describe('R-4s (within the run only)', () => {
   });
 
   it('the opposite value in the previous run is another run: not R-4s', () => {
-    expect(judgeLastRun([[null, 239], [209, null]], only('R-4s'))[0]?.status).toBe('accept');
+    expect(
+      judgeLastRun(
+        [
+          [null, 239],
+          [209, null],
+        ],
+        only('R-4s'),
+      )[0]?.status,
+    ).toBe('accept');
   });
 });
 
@@ -107,17 +139,38 @@ describe('4-1s', () => {
     ];
     expect(judgeLastRun(runs, only('4-1s'))[0]).toEqual({ status: 'reject', violations: ['4-1s'] });
     // One of them exactly at +1 SD (204): not beyond.
-    const atLimit: [number, number][] = [[205, 250], [204, 249], [204.4, 251], [205, 250]];
+    const atLimit: [number, number][] = [
+      [205, 250],
+      [204, 249],
+      [204.4, 251],
+      [205, 250],
+    ];
     expect(judgeLastRun(atLimit, only('4-1s'))[0]?.status).toBe('accept');
   });
 
   it('across runs and levels: two runs with both levels below −1 SD (195/244, 194/243) reject the second run', () => {
-    expect(judgeLastRun([[195, 244], [194, 243]], only('4-1s'))).toEqual([
+    expect(
+      judgeLastRun(
+        [
+          [195, 244],
+          [194, 243],
+        ],
+        only('4-1s'),
+      ),
+    ).toEqual([
       { status: 'reject', violations: ['4-1s'] },
       { status: 'reject', violations: ['4-1s'] },
     ]);
     // Level 2 exactly at −1 SD (245) in the earlier run breaks the series of four.
-    expect(judgeLastRun([[195, 245], [194, 243]], only('4-1s'))[0]?.status).toBe('accept');
+    expect(
+      judgeLastRun(
+        [
+          [195, 245],
+          [194, 243],
+        ],
+        only('4-1s'),
+      )[0]?.status,
+    ).toBe('accept');
   });
 });
 
@@ -138,14 +191,24 @@ describe('10x', () => {
 
 describe('the whole multirule (1-2s warning; 1-3s, 2-2s, R-4s, 4-1s, 10x reject)', () => {
   it('a run within 2 SD of both means is accepted', () => {
-    expect(judgeLastRun([[203, 247], [197, 256]])).toEqual([
+    expect(
+      judgeLastRun([
+        [203, 247],
+        [197, 256],
+      ]),
+    ).toEqual([
       { status: 'accept', violations: [] },
       { status: 'accept', violations: [] },
     ]);
   });
 
   it('a 1-2s warning alone does not reject the run: the other rules find nothing', () => {
-    expect(judgeLastRun([[201, 249], [209, 251]])[0]).toEqual({ status: 'warning', violations: ['1-2s'] });
+    expect(
+      judgeLastRun([
+        [201, 249],
+        [209, 251],
+      ])[0],
+    ).toEqual({ status: 'warning', violations: ['1-2s'] });
   });
 });
 
