@@ -228,7 +228,7 @@ describe('lab screen rules through the API', () => {
     const log = await admin.get<{ records: { action: string }[] }>('/api/log/getLogList?resource=qcResult');
     expect(log.body.resultObject.records.some((r) => r.action === 'qcEvaluate')).toBe(true);
     // An editor may evaluate (QC results are staff work); the chart lists the evaluated points.
-    const chart = await editor.get<{ records: Rec[] }>(`/api/statistics/qcChart?plan=${plan.id}`);
+    const chart = await editor.get<{ records: Rec[] }>(`/api/qc/chart?plan=${plan.id}`);
     expect(chart.body.resultObject.records.map((p) => [p.value, p.upper2s, p.violations])).toEqual([
       [5.23, 5.44, ''],
       [5.47, 5.44, 'T1-2s'],

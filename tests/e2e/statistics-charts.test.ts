@@ -125,7 +125,7 @@ describe('statistics charts', () => {
     );
     // The ±1 SD lines come with the figures: mean 5.2, SD 0.12.
     const points = await admin.get<{ records: Record<string, unknown>[] }>(
-      '/api/statistics/qcChart?runAtFrom=2026-01-18&runAtTo=2026-01-18',
+      '/api/qc/chart?runAtFrom=2026-01-18&runAtTo=2026-01-18',
     );
     expect(points.body.resultObject.records).toEqual([
       expect.objectContaining({ value: 5.18, lower1s: 5.08, upper1s: 5.32 }),

@@ -7,6 +7,7 @@ import {
   chartPanels,
   MAX_PANELS,
   valueText,
+  LOT_CHANGE_COLOR,
   VIOLATION_COLOR,
   type ChartOption,
   type ChartRow,
@@ -113,6 +114,42 @@ describe('Levey-Jennings chart of the QC chart screen', () => {
       [1.5, 5.5],
       [2.5, 5.5],
     ]);
+  });
+
+  it('draws a line where the lot changes, named by the new lot, and shades the runs a lot’s target was established from', () => {
+    const lotted = (day: string, value: number, lotNo: string, establishing: boolean, mean = 5.2) => ({
+      ...qcPoint('P', `2026-02-0${day} 08:00:00`, value, '', mean, 0.1),
+      lotNo,
+      establishing,
+    });
+    const [plan] = panels('zh-CN', [
+      lotted('1', 5.2, 'A1', true),
+      lotted('2', 5.25, 'A1', true),
+      lotted('3', 5.3, 'A1', false),
+      lotted('4', 5.6, 'B2', false, 5.5),
+      lotted('5', 5.5, 'B2', true, 5.5),
+    ]);
+    const lot = named(plan!, '批号') as LineSeriesOption;
+    // Between run 3 (x = 3) and run 4 (x = 4), the first run of lot B2.
+    expect(lot.markLine?.data).toEqual([{ xAxis: 3.5, name: 'B2' }]);
+    expect(lot.markLine?.lineStyle).toMatchObject({ color: LOT_CHANGE_COLOR });
+    const period = named(plan!, '定值期') as LineSeriesOption;
+    expect(period.markArea?.data).toEqual([
+      [{ xAxis: 0.5, name: '定值期' }, { xAxis: 2.5 }],
+      [{ xAxis: 4.5, name: '定值期' }, { xAxis: 5.5 }],
+    ]);
+    expect((plan!.legend as { data: string[] }).data).toEqual(['测定值', '违背规则', '批号', '定值期']);
+    expect(spoken(plan!)).toContain('批号：2026-02-01 08:00 A1，2026-02-04 08:00 B2');
+    expect(spoken(plan!)).toContain('定值期：2026-02-01 08:00 – 2026-02-02 08:00，2026-02-05 08:00 – 2026-02-05 08:00');
+  });
+
+  it('draws no lot line for a single lot and no shade without an establishing run', () => {
+    const [plan] = panels('zh-CN', [
+      { ...qcPoint('P', '2026-02-01 08:00:00', 5.2), lotNo: 'A1', establishing: false },
+      { ...qcPoint('P', '2026-02-02 08:00:00', 5.3), lotNo: 'A1', establishing: false },
+    ]);
+    expect(seriesOf(plan!).map((x) => x.name)).not.toContain('批号');
+    expect(seriesOf(plan!).map((x) => x.name)).not.toContain('定值期');
   });
 
   it('marks the runs that broke a rule red, with the rules written beside them and in the tooltip', () => {

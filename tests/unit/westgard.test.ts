@@ -114,9 +114,11 @@ describe('the shipped Westgard rules', () => {
     expect(breaks('8x', point(0.3, Array(6).fill(0.3)))).toBe(false);
   });
 
-  it('rules across runs read the earlier runs, not the other levels of this run', () => {
-    expect(breaks('2-2s', point(2.5, [], [2.5]))).toBe(false);
-    expect(breaks('4-1s', point(1.5, [], [1.5, 1.5, 1.5]))).toBe(false);
+  it('rules of consecutive values read the other levels of this run too (Westgard: across materials within the run)', () => {
+    expect(breaks('2-2s', point(2.5, [], [2.5]))).toBe(true);
+    expect(breaks('2-2s', point(2.5, [], [1.5]))).toBe(false);
+    expect(breaks('4-1s', point(1.5, [], [1.5, 1.5, 1.5]))).toBe(true);
+    expect(breaks('4-1s', point(1.5, [], [1.5, 1.5]))).toBe(false);
   });
 });
 

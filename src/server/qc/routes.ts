@@ -1,82 +1,101 @@
 import type { FastifyInstance } from 'fastify';
-import type { Locale } from '../../shared/i18n/messages.js';
+import type { QcMaterialRecord, QcResultRecord } from '../../shared/generated/resources.js';
 import type { Kernel } from '../kernel/context.js';
-import type { Queryable } from '../kernel/db/database.js';
 import { ok } from '../kernel/http/envelope.js';
 import { present } from '../kernel/resources/records.js';
-import type { RecordStore, Stored } from '../kernel/resources/store.js';
-import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
-import { evaluate, ruleOf, zScore, type QcRule } from './westgard.js';
+import { runRecordCommand, screenOf } from '../kernel/resources/commands.js';
 
-const MESSAGES = {
-  noPlan: { 'zh-CN': '质控计划不存在，无法评价', 'en-US': 'The QC plan of this result no longer exists' },
-  noTarget: {
-    'zh-CN': '质控品未设置有效的靶值和标准差，无法评价',
-    'en-US': 'The QC material has no usable target mean and SD',
-  },
-  noRules: { 'zh-CN': '规则组合中没有启用的质控规则', 'en-US': 'The rule combination holds no enabled QC rule' },
-} satisfies Record<string, Record<Locale, string>>;
+type Query = Record<string, string | undefined>;
+type Row = Record<string, unknown>;
 
-type Result = Stored<'qcResult'>;
-type Plan = Stored<'qcPlan'>;
-type Material = Stored<'qcMaterial'>;
+const round = (n: number) => Math.round(n * 10_000) / 10_000;
+/** A date-only upper bound covers the whole day of run times. */
+const endOfDay = (to: string | undefined) => (to && to.length === 10 ? `${to} 23:59:59` : to);
 
-const zOf = (result: Result, material: Material) =>
-  zScore(Number(result.data.value), Number(material.data.targetMean), Number(material.data.targetSd));
+/** Whether a run is one of those its lot's own target was established from. */
+function establishing(run: QcResultRecord, lot: QcMaterialRecord | undefined): boolean {
+  if (!lot?.establishedFrom || !lot.establishedTo || run.status === 'reject') return false;
+  const at = String(run.runAt);
+  return at >= lot.establishedFrom && at <= lot.establishedTo;
+}
 
-/** Earlier results of the plan (newest first) and same-run results of other levels of the same item and instrument. */
-async function neighbours(
-  records: RecordStore,
-  tx: Queryable,
-  orgId: number,
-  result: Result,
-  plan: Plan,
-  material: Material,
-) {
-  const newestFirst = { orderBy: 'runAt', order: 'desc', limit: 1000 } as const;
-  const previous = (await records.find(tx, 'qcResult', orgId, { plan: plan.id }, newestFirst))
-    .filter((r) => r.id !== result.id && String(r.data.runAt) < String(result.data.runAt))
-    .map((r) => zOf(r, material));
-  const sameRun: number[] = [];
-  for (const r of await records.find(tx, 'qcResult', orgId, { runNo: String(result.data.runNo) }, newestFirst)) {
-    if (r.id === result.id || r.data.plan === plan.id) continue;
-    const otherPlan = await records.get(tx, 'qcPlan', orgId, r.data.plan);
-    const otherMaterial = otherPlan && (await records.get(tx, 'qcMaterial', orgId, otherPlan.data.material));
-    if (!otherPlan || !otherMaterial) continue;
-    const sameItem = otherMaterial.data.itemCode === material.data.itemCode;
-    if (otherPlan.data.instrument === plan.data.instrument && sameItem) sameRun.push(zOf(r, otherMaterial));
-  }
-  return { previous, sameRun };
+/** Rows sorted as the query asks (else by run time), then one page, in the generic list's shape. */
+function page(rows: Row[], query: Query) {
+  const [field, order] = (query.sort || 'runAt,asc').split(',');
+  const sign = order === 'desc' ? -1 : 1;
+  const sorted = [...rows].sort((a, b) => {
+    const x = a[field!] as string | number | undefined;
+    const y = b[field!] as string | number | undefined;
+    if (x === y) return 0;
+    if (x === undefined || x === null) return 1;
+    if (y === undefined || y === null) return -1;
+    return (x < y ? -1 : 1) * sign;
+  });
+  const size = Math.min(Math.max(Number(query.size) || 50, 1), 1000);
+  const from = (Math.max(Number(query.page) || 1, 1) - 1) * size;
+  return { records: sorted.slice(from, from + size).map((r, i) => ({ id: from + i + 1, ...r })), total: sorted.length };
 }
 
 /**
- * QC evaluation (spec 2.2 quality control; domain notes on Westgard rules): the result's z-score
- * against its lot's target, then every enabled rule of the plan's combination over this value, the
- * plan's earlier runs and the other levels of the same run. Writes zScore, violations and status.
+ * QC's own calls: judging a run again on demand (after its plan's rules or its lot's target were
+ * changed; saving a run judges it by itself), and the Levey-Jennings points of the QC chart screen.
  */
 export async function qcRoutes(app: FastifyInstance, ctx: Kernel) {
   const { records } = ctx;
+
+  /** The run written again unchanged: the QC rules on writes of a result judge it and the runs after it. */
   app.post<{ Params: { id: string } }>('/api/qc/results/:id/evaluate', async (request) => {
-    const locale = request.locale;
-    const row = await runRecordCommand(ctx, request, 'qcResult', 'qcEvaluate', async (tx, stored, actor) => {
-      const result = (await records.get(tx, 'qcResult', actor.orgId, stored.id))!;
-      const plan = await records.get(tx, 'qcPlan', actor.orgId, result.data.plan);
-      if (!plan) refuse(locale, MESSAGES.noPlan, 'plan');
-      const material = await records.get(tx, 'qcMaterial', actor.orgId, plan.data.material);
-      const mean = Number(material?.data.targetMean);
-      const sd = Number(material?.data.targetSd);
-      if (!material || !Number.isFinite(mean) || !(sd > 0)) refuse(locale, MESSAGES.noTarget, 'plan');
-      const combination = await records.get(tx, 'qcRuleCombination', actor.orgId, plan.data.ruleCombination);
-      const rules = (await records.byIds(tx, 'qcRule', actor.orgId, combination?.data.rules ?? []))
-        .filter((r) => r.data.enabled !== false)
-        .map((r) => ruleOf(r.data))
-        .filter((r): r is QcRule => r !== undefined);
-      if (rules.length === 0) refuse(locale, MESSAGES.noRules, 'plan');
-      const z = zScore(Number(result.data.value), mean, sd);
-      const { previous, sameRun } = await neighbours(records, tx, actor.orgId, result, plan, material);
-      const { violations, status } = evaluate(rules, { z, previous, sameRun });
-      return { zScore: z, violations: violations.join(', '), status };
-    });
+    const row = await runRecordCommand(ctx, request, 'qcResult', 'qcEvaluate', () => Promise.resolve({}));
     return ok(present(row));
+  });
+
+  /**
+   * Levey-Jennings points: each judged run with the target it was judged against and its ±1 / ±2 / ±3
+   * SD lines, its lot (the chart marks where the lot changes) and whether it is one of the runs its
+   * lot's own target was established from (the chart shades them).
+   */
+  app.get<{ Querystring: Query }>('/api/qc/chart', async (request) => {
+    const { actor } = screenOf(ctx, request, 'statQcChart', 'read');
+    const { screen } = screenOf(ctx, request, 'qcResult', 'read');
+    const query = request.query;
+    const params: Query = { runAtFrom: query.runAtFrom, runAtTo: endOfDay(query.runAtTo), plan: query.plan };
+    const runs = (await records.filtered(ctx.db, screen, actor.orgId, params, 100_000)).map(
+      (r) => r.data as unknown as QcResultRecord,
+    );
+    const plans = await records.titles(
+      ctx.db,
+      'qcPlan',
+      actor.orgId,
+      runs.map((r) => Number(r.plan)),
+    );
+    const lotIds = [...new Set(runs.map((r) => Number(r.material)).filter((id) => id > 0))];
+    const lots = new Map((await records.byIds(ctx.db, 'qcMaterial', actor.orgId, lotIds)).map((m) => [m.id, m.data]));
+    const rows = runs
+      .filter((r) => typeof r.zScore === 'number' && typeof r.targetMean === 'number' && typeof r.targetSd === 'number')
+      .sort((a, b) => String(a.runAt).localeCompare(String(b.runAt)))
+      .map((r, i): Row => {
+        const mean = r.targetMean!;
+        const sd = r.targetSd!;
+        const lot = lots.get(Number(r.material));
+        return {
+          group: plans.get(Number(r.plan)) ?? '—',
+          plan: r.plan,
+          runAt: r.runAt,
+          value: r.value,
+          zScore: r.zScore,
+          violations: r.violations ?? '',
+          lotNo: lot?.lotNo ?? '',
+          establishing: establishing(r, lot),
+          count: i + 1,
+          mean,
+          lower1s: round(mean - sd),
+          upper1s: round(mean + sd),
+          lower2s: round(mean - 2 * sd),
+          upper2s: round(mean + 2 * sd),
+          lower3s: round(mean - 3 * sd),
+          upper3s: round(mean + 3 * sd),
+        };
+      });
+    return ok(page(rows, query));
   });
 }

@@ -1272,7 +1272,7 @@ export interface ProfessionalGroupRecord {
 }
 
 /**
- * Levey-Jennings chart of each QC plan: every evaluated value in run order with the target mean and the ±1, ±2 and ±3 SD lines, values that broke a rule marked red with the rules; the table lists the same points with their z-scores.
+ * Levey-Jennings chart of each QC plan: every evaluated value in run order with the target mean and the ±1, ±2 and ±3 SD lines of its lot, a line where the lot changes, the period the lot's own target was established from shaded, values that broke a rule marked red with the rules; the table lists the same points with their z-scores.
  */
 export interface StatQcChartRecord {
   group?: string | null;
@@ -1287,6 +1287,8 @@ export interface StatQcChartRecord {
   upper3s?: number | null;
   zScore?: number | null;
   violations?: string | null;
+  lotNo?: string | null;
+  establishing?: boolean | null;
   count?: number | null;
   plan?: number | null;
 }
@@ -1305,7 +1307,7 @@ export interface QcConclusionRecord {
 }
 
 /**
- * Control lots with their target mean and SD per item and level (set from about 20 runs); QC evaluation measures every result against them.
+ * Control lots per item and level: a typed (manufacturer's) target mean and SD, and the lot's own mean and SD the server establishes from its first in-control runs (20 by default) and then fixes; QC evaluation measures every result against them.
  */
 export interface QcMaterialRecord {
   name: string | null;
@@ -1314,9 +1316,13 @@ export interface QcMaterialRecord {
   itemCode: string | null;
   level: ('L1' | 'L2' | 'L3') | null;
   unit?: string | null;
-  targetMean: number | null;
-  targetSd: number | null;
+  targetMean?: number | null;
+  targetSd?: number | null;
   runsForTarget?: number | null;
+  establishedMean?: number | null;
+  establishedSd?: number | null;
+  establishedFrom?: string | null;
+  establishedTo?: string | null;
   receivedDate: string | null;
   expiryDate: string | null;
   enabled?: boolean | null;
@@ -1340,16 +1346,19 @@ export interface QcPlanRecord {
 }
 
 /**
- * Each control value measured under a plan; evaluation computes its z-score against the lot's target and applies the plan's Westgard rules to it and the runs before it, and staff record a conclusion.
+ * Each control value measured under a plan; saving or editing it computes its z-score against the lot's target and applies the plan's Westgard rules to it, the other levels of its run and the runs before it (later runs are judged again); a rejection alerts the item's group and holds its patient results until a conclusion releases them.
  */
 export interface QcResultRecord {
   plan: number | null;
+  material?: number | null;
   runAt: string | null;
   runNo: string | null;
   value: number | null;
+  targetMean?: number | null;
+  targetSd?: number | null;
   zScore?: number | null;
   violations?: string | null;
-  status?: ('accept' | 'warning' | 'reject') | null;
+  status?: ('accept' | 'warning' | 'reject' | 'pending') | null;
   conclusion?: number | null;
   operator: string | null;
   remark?: string | null;

@@ -549,6 +549,14 @@ export interface ChartDef {
    */
   violationField?: string;
   /**
+   * leveyJennings: field holding each run's control lot; a vertical line marks the run where it changes.
+   */
+  lotField?: string;
+  /**
+   * leveyJennings: boolean field true for the runs a lot's own target was established from; those runs are shaded.
+   */
+  periodField?: string;
+  /**
    * Height of one chart in pixels (default 280).
    */
   height?: number;

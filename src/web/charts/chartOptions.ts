@@ -4,6 +4,8 @@ import type {
   AriaComponentOption,
   GridComponentOption,
   LegendComponentOption,
+  MarkAreaComponentOption,
+  MarkLineComponentOption,
   TooltipComponentOption,
 } from 'echarts/components';
 import {
@@ -29,6 +31,8 @@ export type ChartOption = ComposeOption<
   | LegendComponentOption
   | TooltipComponentOption
   | AriaComponentOption
+  | MarkAreaComponentOption
+  | MarkLineComponentOption
 >;
 
 /** A row of the list answer: field values, and the titles of its references. */
@@ -60,6 +64,9 @@ const LINE_STYLE: Record<
   other: { color: '#8c8c8c', type: 'dashed', width: 1 },
 };
 export const VIOLATION_COLOR = '#f5222d';
+/** The line where a new control lot starts, and the shade over the runs a lot's own target came from. */
+export const LOT_CHANGE_COLOR = '#722ed1';
+export const ESTABLISHING_COLOR = 'rgba(22, 119, 255, 0.08)';
 
 /** Axis labels inside the box (the margins hold them); room on the right for the names of reference lines. */
 const grid = (right: number): GridComponentOption => ({
@@ -206,6 +213,68 @@ function violationSeries(ctx: Context, points: ChartRow[]): ScatterSeriesOption 
   };
 }
 
+/** Indexes (into the points) where the lot changes from the run before: the first run of each new lot. */
+function lotChanges(ctx: Context, points: ChartRow[]): number[] {
+  const key = ctx.chart.lotField;
+  if (!key) return [];
+  return points.flatMap((r, i) => (i > 0 && !isEmpty(r[key]) && r[key] !== points[i - 1]![key] ? [i] : []));
+}
+
+/** Spans [first, last] of consecutive points whose period field is true (a lot's establishing runs). */
+function periods(ctx: Context, points: ChartRow[]): [number, number][] {
+  const key = ctx.chart.periodField;
+  if (!key) return [];
+  const spans: [number, number][] = [];
+  points.forEach((r, i) => {
+    if (r[key] !== true) return;
+    const last = spans[spans.length - 1];
+    if (last && last[1] === i - 1) last[1] = i;
+    else spans.push([i, i]);
+  });
+  return spans;
+}
+
+/**
+ * The lot changes, a vertical line between the last run of one lot and the first of the next with the
+ * new lot's number; the establishing periods, a shade over their runs' slots. Drawn on a series of their
+ * own, so the legend names (and toggles) them.
+ */
+function lotSeries(ctx: Context, points: ChartRow[]): LineSeriesOption[] {
+  const series: LineSeriesOption[] = [];
+  const changes = lotChanges(ctx, points);
+  const lot = ctx.chart.lotField;
+  if (lot && changes.length > 0)
+    series.push({
+      type: 'line',
+      name: ctx.label(lot),
+      data: [],
+      color: LOT_CHANGE_COLOR,
+      markLine: {
+        silent: true,
+        symbol: 'none',
+        lineStyle: { color: LOT_CHANGE_COLOR, type: 'solid', width: 2 },
+        label: { formatter: '{b}', color: LOT_CHANGE_COLOR, position: 'insideEndTop' },
+        data: changes.map((i) => ({ xAxis: i + 0.5, name: String(points[i]![lot]).replace(/[{}]/g, '') })),
+      },
+    });
+  const spans = periods(ctx, points);
+  const period = ctx.chart.periodField;
+  if (period && spans.length > 0)
+    series.push({
+      type: 'line',
+      name: ctx.label(period),
+      data: [],
+      color: ESTABLISHING_COLOR,
+      markArea: {
+        silent: true,
+        itemStyle: { color: ESTABLISHING_COLOR },
+        label: { show: true, position: 'insideTop', color: '#1677ff', fontSize: 11 },
+        data: spans.map(([a, b]) => [{ xAxis: a + 0.5, name: ctx.label(period) }, { xAxis: b + 1.5 }]),
+      },
+    });
+  return series;
+}
+
 const PUNCTUATION: Record<Locale, { colon: string; comma: string; semicolon: string }> = {
   'zh-CN': { colon: '：', comma: '，', semicolon: '；' },
   'en-US': { colon: ': ', comma: ', ', semicolon: '; ' },
@@ -267,8 +336,11 @@ function leveyJennings(ctx: Context, rows: ChartRow[]): ChartOption {
   }));
   const violations = violationSeries(ctx, points);
   const references = referenceSeries(ctx, points);
+  const lots = lotSeries(ctx, points);
   const rules = ctx.chart.violationField;
   const broken = rules ? points.filter((r) => !isEmpty(r[rules])) : [];
+  const lot = ctx.chart.lotField;
+  const period = ctx.chart.periodField;
   const aria = describe(ctx, [
     ...ctx.chart.values.map((key) => ({
       name: ctx.label(key),
@@ -282,11 +354,31 @@ function leveyJennings(ctx: Context, rows: ChartRow[]): ChartOption {
           },
         ]
       : []),
+    // Each lot from its first run, and each establishing period from its first to its last run.
+    ...(lot && lotChanges(ctx, points).length > 0
+      ? [
+          {
+            name: ctx.label(lot),
+            items: [0, ...lotChanges(ctx, points)].map((i): [string, string] => [runs[i]!, ctx.text(lot, points[i]!)]),
+          },
+        ]
+      : []),
+    ...(period
+      ? [
+          {
+            name: ctx.label(period),
+            items: periods(ctx, points).map(([a, b]): [string, string] => [runs[a]!, `– ${runs[b]}`]),
+          },
+        ]
+      : []),
   ]);
   return {
     aria,
     tooltip: { trigger: 'item', confine: true, formatter: runTooltip(ctx, points) },
-    legend: { top: 0, data: [...values.map((s) => String(s.name)), ...(violations ? [String(violations.name)] : [])] },
+    legend: {
+      top: 0,
+      data: [...values, ...(violations ? [violations] : []), ...lots].map((s) => String(s.name)),
+    },
     grid: grid(references.length > 0 ? 56 : 16),
     xAxis: {
       type: 'value',
@@ -298,7 +390,7 @@ function leveyJennings(ctx: Context, rows: ChartRow[]): ChartOption {
     },
     // The reference lines are the grid a control chart is read against.
     yAxis: { type: 'value', scale: true, splitLine: { show: false } },
-    series: [...references, ...values, ...(violations ? [violations] : [])],
+    series: [...references, ...lots, ...values, ...(violations ? [violations] : [])],
   };
 }
 

@@ -1,7 +1,14 @@
 // `use` renamed: the React lint rules read any `use(...)` as the React hook.
 import { init, use as register, type EChartsType } from 'echarts/core';
 import { BarChart, LineChart, PieChart, ScatterChart } from 'echarts/charts';
-import { AriaComponent, GridComponent, LegendScrollComponent, TooltipComponent } from 'echarts/components';
+import {
+  AriaComponent,
+  GridComponent,
+  LegendScrollComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  TooltipComponent,
+} from 'echarts/components';
 import { LabelLayout } from 'echarts/features';
 import { SVGRenderer } from 'echarts/renderers';
 
@@ -17,6 +24,8 @@ register([
   AriaComponent,
   GridComponent,
   LegendScrollComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
   TooltipComponent,
   LabelLayout,
   SVGRenderer,

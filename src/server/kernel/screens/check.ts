@@ -115,10 +115,13 @@ function chartProblems(chart: ChartDef, fields: readonly FieldDef[]): { path: st
   known(chart.seriesField, 'seriesField');
   known(chart.panelField, 'panelField');
   known(chart.violationField, 'violationField');
+  known(chart.lotField, 'lotField');
+  known(chart.periodField, 'periodField');
   chart.referenceLines?.forEach((line, i) => numeric(line.field, `referenceLines/${i}/field`));
   if (chart.kind === 'pie' && chart.values.length > 1)
     problems.push({ path: '/chart/values', message: 'a pie draws one value field' });
-  if (chart.kind !== 'leveyJennings' && (chart.referenceLines || chart.violationField)) {
+  const qcOnly = chart.referenceLines || chart.violationField || chart.lotField || chart.periodField;
+  if (chart.kind !== 'leveyJennings' && qcOnly) {
     problems.push({ path: '/chart', message: 'reference lines and violations belong to a leveyJennings chart' });
   }
   if (chart.seriesField && chart.kind !== 'bar' && chart.kind !== 'line')
