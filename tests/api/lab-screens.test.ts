@@ -264,53 +264,6 @@ describe('lab screen rules through the API', () => {
     expect((await editor.post(`/api/finance/settlementAudit/${audit.id}/approve`)).status).toBe(403);
   });
 
-  it('interprets a susceptibility result with the current breakpoint and keeps its version', async () => {
-    const meropenem = await create('antibiotic', {
-      code: 'T-MEM',
-      name: 'T 美罗培南',
-      englishName: 'Meropenem',
-      antibioticClass: 'carbapenem',
-    });
-    const kpn = await create('bacterialSpecies', {
-      code: 'T-kpn',
-      name: 'T 肺炎克雷伯菌',
-      latinName: 'Klebsiella pneumoniae',
-      gram: 'negative',
-      organismGroup: 'enterobacterales',
-    });
-    await create('breakpoint', {
-      guideline: 'CLSI',
-      tableVersion: 'T CLSI 2020',
-      organismGroup: 'enterobacterales',
-      antibiotic: meropenem.id,
-      method: 'mic',
-      micS: 1,
-      micR: 4,
-      current: false,
-    });
-    await create('breakpoint', {
-      guideline: 'CLSI',
-      tableVersion: 'T CLSI 2024',
-      organismGroup: 'enterobacterales',
-      antibiotic: meropenem.id,
-      method: 'mic',
-      micS: 1,
-      micR: 4,
-      current: true,
-    });
-    const result = await create('susceptibilityResult', {
-      barcode: 'T2601170102',
-      species: kpn.id,
-      antibiotic: meropenem.id,
-      method: 'mic',
-      mic: 8,
-      testedBy: '吴晓东',
-      testedAt: '2030-01-01 16:00:00',
-    });
-    const res = await admin.post<Rec>(`/api/microbiology/susceptibility/${result.id}/interpret`);
-    expect(res.body.resultObject).toMatchObject({ interpretation: 'R', breakpointVersion: 'T CLSI 2024' });
-  });
-
   it('counts reports per professional group and their in-lab turnaround for a period', async () => {
     const hospital = await create('agentHospital', {
       code: 'T-YY2',

@@ -36,8 +36,7 @@ export function interpret(
   const susceptible = method === 'mic' ? measured <= s : measured >= s;
   // The S test goes first: a EUCAST row with S ≤ 2, R > 2 reads 2 as S, never as both.
   if (susceptible) return 'S';
-  const resistant =
-    method === 'mic' ? (eucast ? measured > r : measured >= r) : eucast ? measured < r : measured <= r;
+  const resistant = method === 'mic' ? (eucast ? measured > r : measured >= r) : eucast ? measured < r : measured <= r;
   if (resistant) return 'R';
   return !eucast && bp.sdd ? 'SDD' : 'I';
 }
