@@ -25,7 +25,7 @@ let adminToken = '';
 const CLSI = 'T CLSI M100-Ed34 2024';
 const EUCAST = 'T EUCAST v14.0';
 /** Test catalogue: organisms and antibiotics of their own, so the demo's rows never answer for them. */
-const ids: Record<string, number> = {};
+const ids = {} as Record<'eco' | 'sau' | 'cip' | 'fep' | 'gen' | 'nit' | 'oxa', number>;
 
 async function create(resource: string, body: Record<string, unknown>, who = admin): Promise<Rec> {
   const res = await who.post<Rec>(`/api/resources/${resource}`, body);
