@@ -74,7 +74,12 @@ describe('lab screen files', () => {
         for (const f of screen.fields) {
           if (f.readOnly) delete row[f.key];
           if (f.type !== 'reference' || row[f.key] === undefined) continue;
-          const target = byResource.get(f.reference!.resource)!;
+          const target = byResource.get(f.reference!.resource);
+          // A record of another section (an isolate's specimen) is the seed's to resolve (demo-data.test.ts).
+          if (!target) {
+            row[f.key] = Array.isArray(row[f.key]) ? (row[f.key] as unknown[]).map(() => 1) : 1;
+            continue;
+          }
           const pool = demos.get(f.reference!.resource) ?? [];
           const resolve = (title: unknown) => pool.findIndex((p) => p[target.resource.titleField!] === title) + 1 || -1;
           row[f.key] = Array.isArray(row[f.key]) ? (row[f.key] as unknown[]).map(resolve) : resolve(row[f.key]);

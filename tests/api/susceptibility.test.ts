@@ -39,10 +39,15 @@ const update = (resource: string, row: Rec, changes: Record<string, unknown>, wh
 const resultsOf = async (isolate: number) =>
   (await admin.get<Page>(`/api/resources/susceptibilityResult?isolate=${isolate}&size=100`)).body.resultObject.records;
 
-/** The lab's one guideline setting, moved to this table. */
+const tables = async () =>
+  (await admin.get<Page>('/api/resources/susceptibilitySetting?size=100')).body.resultObject.records;
+
+/** The lab's register marks this table in use (entered first if the register lacks it). */
 async function chooseTable(guideline: 'CLSI' | 'EUCAST', tableVersion: string) {
-  const [setting] = (await admin.get<Page>('/api/resources/susceptibilitySetting')).body.resultObject.records;
-  const res = await update('susceptibilitySetting', setting!, { guideline, tableVersion });
+  const known = (await tables()).find((t) => t.tableVersion === tableVersion);
+  const res = known
+    ? await update('susceptibilitySetting', known, { inUse: true })
+    : await admin.post<Rec>('/api/resources/susceptibilitySetting', { guideline, tableVersion, inUse: true });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
 }
 
@@ -91,21 +96,24 @@ beforeAll(async () => {
 });
 afterAll(() => server?.dispose());
 
-describe('the lab guideline setting', () => {
-  it('is one per lab and names a table whose breakpoints exist', async () => {
-    const second = await admin.post<Invalid>('/api/resources/susceptibilitySetting', {
+describe('the lab guideline register', () => {
+  it('keeps one table in use, and only tables whose breakpoints exist', async () => {
+    const inUse = async () => (await tables()).filter((t) => t.inUse === true).map((t) => t.tableVersion);
+    expect(await inUse()).toEqual([CLSI]);
+    await chooseTable('EUCAST', EUCAST);
+    expect(await inUse()).toEqual([EUCAST]);
+    await chooseTable('CLSI', CLSI);
+    expect(await inUse()).toEqual([CLSI]);
+    const typo = await admin.post<Invalid>('/api/resources/susceptibilitySetting', {
       guideline: 'EUCAST',
-      tableVersion: EUCAST,
+      tableVersion: 'EUCAST v41',
+      inUse: true,
     });
-    expect(second.status).toBe(400);
-    expect(second.body.resultObject.errors[0]!.message).toBe('每个实验室只有一条药敏判读标准设置，请修改现有的一条');
-    const [setting] = (await admin.get<Page>('/api/resources/susceptibilitySetting')).body.resultObject.records;
-    const typo = await update('susceptibilitySetting', setting!, { guideline: 'EUCAST', tableVersion: 'EUCAST v41' });
     expect(typo.status).toBe(400);
     expect(typo.body.resultObject.errors[0]!.message).toBe(
       '没有 EUCAST 折点版本“EUCAST v41”的折点，请先录入该版本的折点表',
     );
-    expect((await read('susceptibilitySetting', setting!.id)).tableVersion).toBe(CLSI);
+    expect(await inUse()).toEqual([CLSI]);
   });
 });
 

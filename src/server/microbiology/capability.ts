@@ -1,5 +1,5 @@
 import type { Capability } from '../kernel/capability.js';
-import { oneGuidelinePerLab } from './guideline.js';
+import { oneTableInUse } from './guideline.js';
 import { isolateRules } from './isolate.js';
 import { microbiologyRoutes } from './routes.js';
 import { susceptibilityReading } from './susceptibility.js';
@@ -12,5 +12,5 @@ import { susceptibilityReading } from './susceptibility.js';
 export const microbiology: Capability = {
   name: 'microbiology',
   routes: microbiologyRoutes,
-  hooks: () => [oneGuidelinePerLab, isolateRules, susceptibilityReading],
+  hooks: () => [oneTableInUse, isolateRules, susceptibilityReading],
 };

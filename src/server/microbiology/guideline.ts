@@ -11,37 +11,41 @@ export interface Table {
   version: string;
 }
 
-/** The table the lab reads new results with (药敏判读标准设置); refused, naming where to choose it, when none is chosen. */
+/** The table the lab reads new results with (the one in use); refused, naming where to choose it, when none is. */
 export async function labTable(kernel: Kernel, tx: Queryable, orgId: number, locale: Locale): Promise<Table> {
-  const [setting] = await kernel.records.find(tx, 'susceptibilitySetting', orgId, {}, { limit: 1 });
-  if (!setting?.data.guideline || !setting.data.tableVersion) refused(MICRO_MESSAGES.noSetting, locale);
-  return { guideline: setting.data.guideline, version: setting.data.tableVersion };
+  const [inUse] = await kernel.records.find(tx, 'susceptibilitySetting', orgId, { inUse: true }, { limit: 1 });
+  if (!inUse?.data.guideline || !inUse.data.tableVersion) refused(MICRO_MESSAGES.noSetting, locale);
+  return { guideline: inUse.data.guideline, version: inUse.data.tableVersion };
 }
 
 /**
- * The lab's choice of guideline: one per laboratory, and only of a table whose breakpoints exist (a
- * typo in the version would otherwise leave every new result without a breakpoint).
+ * The lab's register of breakpoint tables (药敏判读标准): only of tables whose breakpoints exist (a
+ * typo in the version would otherwise leave every new result without a breakpoint), and one in use at
+ * a time: the table marked in use takes the mark from the others, each change logged as an edit.
  */
-export const oneGuidelinePerLab: HookRegistration = {
+export const oneTableInUse: HookRegistration = {
   resource: 'susceptibilitySetting',
   order: 20,
   hooks: {
-    async beforeWrite({ tx, kernel, actor, locale, current }, data) {
-      const others = await kernel.records.find(tx, 'susceptibilitySetting', actor.orgId);
-      if (others.some((o) => o.id !== current?.id)) refused(MICRO_MESSAGES.oneSetting, locale);
+    async beforeWrite({ tx, kernel, actor, locale }, data) {
       const guideline = String(data.guideline ?? '');
       const version = String(data.tableVersion ?? '').trim();
-      const rows = await kernel.records.find(
-        tx,
-        'breakpoint',
-        actor.orgId,
-        { guideline, tableVersion: version },
-        {
-          limit: 1,
-        },
-      );
+      const where = { guideline, tableVersion: version };
+      const rows = await kernel.records.find(tx, 'breakpoint', actor.orgId, where, { limit: 1 });
       if (rows.length === 0) refused(MICRO_MESSAGES.noTable, locale, { guideline, version }, 'tableVersion');
       return { ...data, tableVersion: version };
+    },
+    async afterWrite({ tx, kernel, actor, locale, ip, afterCommit }, row) {
+      if (row.data.inUse !== true) return;
+      const others = await kernel.records.find(tx, 'susceptibilitySetting', actor.orgId, { inUse: true });
+      for (const other of others.filter((o) => o.id !== row.id))
+        await kernel.resources.update(
+          { actor, locale, ip },
+          'susceptibilitySetting',
+          other.id,
+          { version: other.version, inUse: false },
+          { tx, afterCommit },
+        );
     },
   },
 };

@@ -6,13 +6,9 @@ type Message = Record<Locale, string>;
 /** The microbiology capability's refusals, in the lab's words; {x} are filled by `say`. */
 export const MICRO_MESSAGES = {
   noSetting: {
-    'zh-CN': '尚未选择药敏判读标准：请先在“药敏判读标准设置”中选择 CLSI 或 EUCAST 及折点版本',
+    'zh-CN': '尚未选择在用的药敏判读标准：请先在“药敏判读标准”中将一个 CLSI 或 EUCAST 折点版本标为在用',
     'en-US':
-      'No susceptibility guideline chosen: choose CLSI or EUCAST and the table version under Susceptibility guideline first',
-  },
-  oneSetting: {
-    'zh-CN': '每个实验室只有一条药敏判读标准设置，请修改现有的一条',
-    'en-US': 'A laboratory has one susceptibility guideline setting: edit the existing one',
+      'No susceptibility guideline in use: mark a CLSI or EUCAST table version in use under Susceptibility guidelines first',
   },
   noTable: {
     'zh-CN': '没有 {guideline} 折点版本“{version}”的折点，请先录入该版本的折点表',

@@ -1069,11 +1069,13 @@ export interface SusceptibilityResultRecord {
 }
 
 /**
- * The guideline (CLSI or EUCAST) and breakpoint table version the lab reads new susceptibility results with; one per laboratory. Results already read keep the version they were read with.
+ * The breakpoint tables (CLSI or EUCAST, by version) the lab has used, one of them in use: new susceptibility results are read with the table in use; results already read keep the version they were read with.
  */
 export interface SusceptibilitySettingRecord {
   guideline: ('CLSI' | 'EUCAST') | null;
   tableVersion: string | null;
+  inUse?: boolean | null;
+  since?: string | null;
   remark?: string | null;
 }
 
