@@ -304,6 +304,17 @@ describe('an isolate panel', () => {
     const after = await resultsOf(isolate.id);
     expect(after.map((r) => r.antibiotic).sort()).toEqual([ids.cip, ids.fep, ids.gen, ids.nit].sort());
     expect(after.find((r) => r.antibiotic === ids.cip)).toMatchObject({ mic: 2, interpretation: 'R' });
+
+    // Another organism re-reads the isolate's results: S. aureus has no ciprofloxacin row in the table,
+    // so the change is refused whole, the isolate and its results as they were.
+    const current = await read('isolate', isolate.id);
+    const reidentified = await update('isolate', current, { species: ids.sau, panel: null }, editor);
+    expect(reidentified.status).toBe(400);
+    expect(reidentified.body.resultObject.errors[0]!.message).toContain(
+      '没有适用于 T 金黄色葡萄球菌、T 环丙沙星（MIC）的折点',
+    );
+    expect(await read('isolate', isolate.id)).toMatchObject({ species: ids.eco, version: current.version });
+    expect((await resultsOf(isolate.id)).every((r) => r.species === ids.eco)).toBe(true);
   });
 });
 
