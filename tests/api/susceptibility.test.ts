@@ -357,8 +357,8 @@ describe('the patient report', () => {
     expect(lines).toContain(`判读依据（折点版本）：${CLSI}`);
     // Each antibiotic's line: name, reading, category, in that order.
     const after = (cell: string, n: number) => lines[lines.indexOf(cell) + n];
-    expect([after('T 环丙沙星', 1), after('T 环丙沙星', 2)]).toEqual(['0.5', 'I 中介']);
-    expect([after('T 庆大霉素', 1), after('T 庆大霉素', 2)]).toEqual(['16', 'R 耐药']);
-    expect([after('T 头孢吡肟', 1), after('T 头孢吡肟', 2)]).toEqual(['1', 'S 敏感']);
+    expect([after('T 环丙沙星', 1), after('T 环丙沙星', 2)]).toEqual(['MIC 0.5 mg/L', 'I 中介']);
+    expect([after('T 庆大霉素', 1), after('T 庆大霉素', 2)]).toEqual(['MIC 16 mg/L', 'R 耐药']);
+    expect([after('T 头孢吡肟', 1), after('T 头孢吡肟', 2)]).toEqual(['MIC 1 mg/L', 'S 敏感']);
   });
 });

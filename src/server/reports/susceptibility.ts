@@ -25,7 +25,7 @@ const WORDS = {
     colonyCount: '菌落计数',
     version: '判读依据（折点版本）',
     antibiotic: '抗生素',
-    reading: 'MIC (mg/L) / 抑菌圈 (mm)',
+    reading: '结果（MIC / 抑菌圈直径）',
     category: '判读',
     categories: { S: 'S 敏感', I: 'I 中介', SDD: 'SDD 剂量依赖敏感', R: 'R 耐药' } as Record<string, string>,
     eucastI: 'I 增加暴露下敏感',
@@ -38,7 +38,7 @@ const WORDS = {
     colonyCount: 'Colony count',
     version: 'Interpreted with (breakpoint version)',
     antibiotic: 'Antibiotic',
-    reading: 'MIC (mg/L) / zone (mm)',
+    reading: 'Reading (MIC / zone diameter)',
     category: 'Interpretation',
     categories: {
       S: 'S susceptible',
@@ -100,7 +100,7 @@ export async function susceptibilitySection(
         const category = text(r.data.interpretation);
         return {
           antibiotic: names.get(Number(r.data.antibiotic)) ?? '',
-          reading: r.data.method === 'mic' ? text(r.data.mic) : text(r.data.zoneMm),
+          reading: r.data.method === 'mic' ? `MIC ${text(r.data.mic)} mg/L` : `${text(r.data.zoneMm)} mm`,
           category:
             category === 'I' && r.data.guideline === 'EUCAST' ? w.eucastI : (w.categories[category] ?? category),
         };
