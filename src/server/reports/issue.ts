@@ -9,6 +9,7 @@ import { getOrganization } from '../kernel/identity/organizations.js';
 import { refuse } from '../kernel/resources/commands.js';
 import type { ReportRecordRecord } from '../../shared/generated/resources.js';
 import { reportPdf, type ReportContent } from './pdf.js';
+import { susceptibilitySection } from './susceptibility.js';
 
 export const REPORT = 'reportRecord';
 export const PDF = 'pdf';
@@ -128,6 +129,7 @@ export async function issueReport(
       unit: text(r.data.unit),
       range: text(r.data.referenceRange),
     })),
+    susceptibility: await susceptibilitySection(kernel, tx, orgId, text(s.barcode), locale),
     signers: { testers: testers.join('、'), reviewers: reviewers.join('、'), auditors: auditors.join('、') },
     reportedAt: now,
   };

@@ -1,6 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { slipFont } from '../kernel/print/fonts.js';
+import { drawSusceptibility, type IsolateSection } from './susceptibility.js';
 
 /** One result line of a report: the item, its value and flag, unit and the range it was judged against. */
 export interface ReportLine {
@@ -24,6 +25,8 @@ export interface ReportContent {
   lines: ReportLine[];
   /** A pathology report's text in its order (gross, microscopy, diagnosis, ICD-O); none on a laboratory report. */
   sections?: Partial<Record<SectionKey, string>>;
+  /** The specimen's isolates and their susceptibility, when microbiology found any. */
+  susceptibility?: IsolateSection[];
   signers: Partial<Record<SignerKey, string>>;
   reportedAt: string;
 }
@@ -179,6 +182,7 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
     .moveTo(left, doc.y)
     .lineTo(left + width, doc.y)
     .stroke();
+  if (c.susceptibility) drawSusceptibility(doc, c.susceptibility, locale, left, width);
   doc.moveDown(0.8);
   for (const [k, v] of Object.entries(c.signers) as [SignerKey, string][])
     if (v) doc.font('regular').fontSize(9).text(`${LABELS[locale][k]}：${v}`);

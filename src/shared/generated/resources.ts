@@ -968,7 +968,7 @@ export interface BacterialSpeciesRecord {
 }
 
 /**
- * Breakpoint table that turns an MIC or zone diameter into S / I / R, per organism group, antibiotic, method and guideline version; tables are versioned so old results keep the version they were read with.
+ * Breakpoint tables that turn an MIC or zone diameter into S / I / SDD / R, per organism (or organism group), antibiotic, method, guideline and table version, typed as the guideline prints them; the lab's chosen guideline and version (药敏判读标准设置) say which table new results are read with, and old results keep the version they were read with.
  */
 export interface BreakpointRecord {
   guideline: ('CLSI' | 'EUCAST') | null;
@@ -987,13 +987,14 @@ export interface BreakpointRecord {
         | 'other'
       )
     | null;
+  species?: number | null;
   antibiotic: number | null;
   method: ('mic' | 'disk') | null;
   micS?: number | null;
   micR?: number | null;
   zoneS?: number | null;
   zoneR?: number | null;
-  current?: boolean | null;
+  sdd?: boolean | null;
 }
 
 /**
@@ -1023,6 +1024,21 @@ export interface CultureResultRecord {
 }
 
 /**
+ * Organisms isolated from a specimen, numbered per specimen (1, 2, …), each with its antibiotic panel: choosing a panel adds one susceptibility row per antibiotic of the panel.
+ */
+export interface IsolateRecord {
+  specimen: number | null;
+  isolateCode?: string | null;
+  barcode?: string | null;
+  patientName?: string | null;
+  isolateNo?: number | null;
+  species: number | null;
+  colonyCount?: number | null;
+  panel?: number | null;
+  remark?: string | null;
+}
+
+/**
  * Standard smear result texts by stain (Gram, acid-fast, fluorescent, India ink, KOH) with their grade.
  */
 export interface SmearResultRecord {
@@ -1035,20 +1051,33 @@ export interface SmearResultRecord {
 }
 
 /**
- * MIC or zone diameter of each antibiotic against an isolate; interpretation reads S / I / R from the current breakpoint table and records the version it used.
+ * MIC or zone diameter of each antibiotic against an isolate of a specimen; the server reads S / I / SDD / R from the breakpoint table of the guideline and version the lab has chosen, on every save, and keeps the version it used.
  */
 export interface SusceptibilityResultRecord {
-  barcode: string | null;
+  isolate: number | null;
+  barcode?: string | null;
   patientName?: string | null;
-  species: number | null;
+  species?: number | null;
   antibiotic: number | null;
   method: ('mic' | 'disk') | null;
   mic?: number | null;
   zoneMm?: number | null;
-  interpretation?: ('S' | 'I' | 'R') | null;
+  interpretation?: ('S' | 'SDD' | 'I' | 'R') | null;
+  guideline?: ('CLSI' | 'EUCAST') | null;
   breakpointVersion?: string | null;
-  testedBy: string | null;
-  testedAt: string | null;
+  testedBy?: string | null;
+  testedAt?: string | null;
+}
+
+/**
+ * The breakpoint tables (CLSI or EUCAST, by version) the lab has used, one of them in use: new susceptibility results are read with the table in use; results already read keep the version they were read with.
+ */
+export interface SusceptibilitySettingRecord {
+  guideline: ('CLSI' | 'EUCAST') | null;
+  tableVersion: string | null;
+  inUse?: boolean | null;
+  since?: string | null;
+  remark?: string | null;
 }
 
 /**
@@ -1872,8 +1901,10 @@ export interface ResourceRecords {
   breakpoint: BreakpointRecord;
   colonyCount: ColonyCountRecord;
   cultureResult: CultureResultRecord;
+  isolate: IsolateRecord;
   smearResult: SmearResultRecord;
   susceptibilityResult: SusceptibilityResultRecord;
+  susceptibilitySetting: SusceptibilitySettingRecord;
   operationLog: OperationLogRecord;
   organization: OrganizationRecord;
   originalFormSupplement: OriginalFormSupplementRecord;
