@@ -108,6 +108,45 @@ describe('the patient report', () => {
     expect(views.filter((e) => e.kind === 'print').map((e) => e.name)).toEqual(['view']);
   });
 
+  it('prints with the merged report’s template and the hospital’s own title and seal', async () => {
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+    // 体检血液合并报告 (demo) merges 血常规 under 体检汇总报告: the template the lab now adds.
+    const template = await admin.post<Rec>('/api/resources/reportTemplate', {
+      code: 'TJHZ',
+      name: '体检汇总报告',
+      professionalGroup: 'clinical',
+      paperSize: 'A5',
+      orientation: 'portrait',
+      enabled: true,
+    });
+    expect(template.body.resultCode, JSON.stringify(template.body)).toBe(200);
+    const hospital = (await admin.get<Page>('/api/resources/referralHospital?size=1')).body.resultObject.records[0]!;
+    const own = await admin.post<Rec>('/api/resources/hospitalPersonalization', {
+      hospitalName: String(hospital.name),
+      reportTitle: `${String(hospital.name)} 委托检验报告单`,
+      seal: png,
+      enabled: true,
+    });
+    expect(own.body.resultCode, JSON.stringify(own.body)).toBe(200);
+    try {
+      const { barcode } = await auditedBloodCount();
+      const [report] = await reportsOf(barcode);
+      expect(report!.template).toBe(template.body.resultObject.id);
+      const res = await fetch(`${server.url}/api/reports/${report!.id}/pdf`, {
+        headers: { authorization: `Bearer ${adminToken}` },
+      });
+      const pdf = Buffer.from(await res.arrayBuffer());
+      expect(await pdfText(pdf)).toContain(`${String(hospital.name)} 委托检验报告单`);
+      expect(pdf.toString('latin1')).toContain('/Subtype /Image');
+    } finally {
+      await admin.put(`/api/resources/hospitalPersonalization/${own.body.resultObject.id}`, {
+        ...own.body.resultObject,
+        enabled: false,
+      });
+    }
+  });
+
   it('is invalidated with a reason and reissued as a corrected version 2, version 1 kept', async () => {
     const { barcode } = await auditedBloodCount();
     const [v1] = await reportsOf(barcode);

@@ -10,6 +10,7 @@ import { refuse } from '../kernel/resources/commands.js';
 import type { ReportRecordRecord } from '../../shared/generated/resources.js';
 import { reportPdf, type ReportContent } from './pdf.js';
 import { susceptibilitySection } from './susceptibility.js';
+import { reportLayout } from './layout.js';
 
 export const REPORT = 'reportRecord';
 export const PDF = 'pdf';
@@ -23,28 +24,6 @@ const SEX: Record<string, 'M' | 'F' | 'U'> = { male: 'M', female: 'F', unknown: 
 
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
 const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))];
-
-/** The template 报告模板匹配 chooses: the enabled rule of highest priority whose hospital, item and group fit. */
-async function matchTemplate(
-  kernel: Kernel,
-  tx: Queryable,
-  orgId: number,
-  hospital: string,
-  items: string[],
-  groups: number[],
-) {
-  const rules = (await kernel.records.find(tx, 'reportTemplateMatch', orgId))
-    .filter((r) => r.data.enabled !== false && r.data.templateId)
-    .filter((r) => !r.data.hospitalName || r.data.hospitalName === hospital)
-    .filter((r) => !r.data.professionalGroup || groups.includes(r.data.professionalGroup))
-    .filter((r) => !r.data.itemName || items.includes(String(r.data.itemName)))
-    .sort((a, b) => Number(b.data.priority ?? 0) - Number(a.data.priority ?? 0));
-  for (const rule of rules) {
-    const template = await kernel.records.get(tx, 'reportTemplate', orgId, Number(rule.data.templateId));
-    if (template && template.data.enabled !== false) return template;
-  }
-  return undefined;
-}
 
 /**
  * Issues the report of a specimen whose results are all audited: the record (numbered, or the same
@@ -91,7 +70,13 @@ export async function issueReport(
   const purposes = await title('inspectionPurpose', Array.isArray(s.purposes) ? s.purposes : []);
   const itemNames = results.map((r) => items.get(Number(r.data.item)) ?? '');
   const groupIds = [...groups.keys()];
-  const template = await matchTemplate(kernel, tx, orgId, hospital, itemNames, groupIds);
+  const layout = await reportLayout(kernel, tx, orgId, {
+    hospital,
+    items: itemNames,
+    groups: groupIds,
+    purposes: [...purposes.keys()],
+  });
+  const template = layout.template;
   const { now, reportNo, version } = await reportNumber(kernel, tx, orgId, before);
   const testers = unique(results.map((r) => text(r.data.tester)));
   const reviewers = unique(results.map((r) => text(r.data.reviewer)));
@@ -115,7 +100,9 @@ export async function issueReport(
   const org = await getOrganization(tx, orgId);
   const content: ReportContent = {
     lab: org?.name ?? '',
-    title: text(template?.data.name) || TITLE[locale],
+    title: layout.title ?? TITLE[locale],
+    logo: layout.logo,
+    seal: layout.seal,
     reportNo,
     version,
     corrected: previous !== undefined,

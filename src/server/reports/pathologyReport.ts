@@ -8,6 +8,7 @@ import type { HookRegistration } from '../kernel/resources/hooks.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import type { ReportContent } from './pdf.js';
 import { REPORT, reportNumber, specimenHeader, storeReport } from './issue.js';
+import { reportLayout } from './layout.js';
 
 const TITLE: Record<Locale, string> = { 'zh-CN': '病理诊断报告', 'en-US': 'Pathology report' };
 const text = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -44,6 +45,12 @@ export async function issuePathologyReport(kernel: Kernel, tx: Queryable, caller
     const replacedBy = `${reportNo} v${version}`;
     await kernel.records.update(tx, REPORT, invalidated, { ...invalidated.data, replacedBy }, actor.id);
   }
+  const layout = await reportLayout(kernel, tx, orgId, {
+    hospital: text(header.record.hospitalName),
+    items: [],
+    groups: [],
+    purposes: Array.isArray(specimen?.data.purposes) ? specimen.data.purposes.map(Number) : [],
+  });
   const data: ReportRecordRecord = {
     reportNo,
     reportVersion: version,
@@ -56,16 +63,20 @@ export async function issuePathologyReport(kernel: Kernel, tx: Queryable, caller
     reviewer: text(d.diagnosedBy),
     auditor: text(d.reviewedBy),
     status: 'published',
+    template: layout.template?.id ?? null,
   };
   const org = await getOrganization(tx, orgId);
   const content: ReportContent = {
     lab: org?.name ?? '',
-    title: TITLE[locale],
+    title: layout.title ?? TITLE[locale],
+    logo: layout.logo,
+    seal: layout.seal,
+    images: layout.showImages && c.data.photo ? [text(c.data.photo)] : [],
     reportNo: `${reportNo}  ${pathologyNo}`,
     version,
     corrected: previous !== undefined,
-    paperSize: 'A4',
-    landscape: false,
+    paperSize: (text(layout.template?.data.paperSize) || 'A4') as ReportContent['paperSize'],
+    landscape: layout.template?.data.orientation === 'landscape',
     patient: header.patient,
     lines: [],
     sections: {

@@ -29,6 +29,11 @@ export interface ReportContent {
   susceptibility?: IsolateSection[];
   signers: Partial<Record<SignerKey, string>>;
   reportedAt: string;
+  /** The hospital's logo beside the title and its seal over the signatures (data URLs, as the screens keep images). */
+  logo?: string;
+  seal?: string;
+  /** Pictures printed with a pathology report (the gross photo), where the hospital wants them. */
+  images?: string[];
 }
 
 type PatientKey =
@@ -125,7 +130,9 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
-  doc.font('bold').fontSize(15).text(c.lab, { align: 'center' });
+  const logo = c.logo && pictureOf(c.logo);
+  if (logo) doc.image(logo, left, doc.y, { fit: [48, 48] });
+  doc.font('bold').fontSize(15).text(c.lab, left, doc.page.margins.top, { align: 'center', width });
   doc.fontSize(13).text(c.title, { align: 'center' });
   doc
     .font('regular')
@@ -184,10 +191,22 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
     .stroke();
   if (c.susceptibility) drawSusceptibility(doc, c.susceptibility, locale, left, width);
   doc.moveDown(0.8);
+  for (const picture of (c.images ?? []).map(pictureOf).filter((p): p is Buffer => p !== undefined)) {
+    doc.image(picture, left, doc.y, { fit: [width / 2, 160] });
+    doc.moveDown(0.5);
+  }
+  const seal = c.seal && pictureOf(c.seal);
+  if (seal) doc.image(seal, left + width - 110, doc.y, { fit: [90, 90] });
   for (const [k, v] of Object.entries(c.signers) as [SignerKey, string][])
     if (v) doc.font('regular').fontSize(9).text(`${LABELS[locale][k]}：${v}`);
   doc.text(`${w.reportedAt}：${c.reportedAt}`);
   doc.moveDown(1).fontSize(7.5).text(w.footer);
   doc.end();
   return done;
+}
+
+/** A stored picture as pdfkit draws it: PNG or JPEG data URLs; anything else is left off the report. */
+function pictureOf(dataUrl: string): Buffer | undefined {
+  const match = /^data:image\/(png|jpe?g);base64,(.+)$/.exec(dataUrl);
+  return match ? Buffer.from(match[2]!, 'base64') : undefined;
 }
