@@ -48,6 +48,12 @@ async function filterBarcode(page: Page, barcode: string) {
   await rowsOf(page, barcode).first().waitFor();
 }
 
+/** From the worksheet's grid (specimens × items, where it opens) to the result list, where results are signed. */
+async function listView(page: Page) {
+  await page.locator('.screen-worksheet .ant-segmented-item').filter({ hasText: '结果列表' }).click();
+  await page.locator('[data-testid="worksheet-grid"]').waitFor({ state: 'detached' });
+}
+
 /** Selects the rows of the barcode and signs the step with a password in the command's dialog. */
 async function sign(page: Page, barcode: string, step: string, password: string) {
   for (const box of await rowsOf(page, barcode).locator('.ant-checkbox-input').all()) await box.check();
@@ -79,26 +85,26 @@ describe('results on the worksheet to a signed, corrected report', () => {
     // The auditor is signed in elsewhere: the critical value reaches them at once.
     const { page: second } = await newPage(browser);
     await signIn(second, server.url, 'shenhe', OWN_PASSWORD, WORKSHEET);
+    await listView(second);
 
-    // The tester types both values on the worksheet: Enter moves to the next row.
+    // The tester types both values on the worksheet's grid, one line per specimen: Tab to the next item.
     const { page: bench, consoleErrors } = await newPage(browser);
     await signIn(bench, server.url, 'editor', DEMO_PASSWORD, WORKSHEET);
     await filterBarcode(bench, barcode!);
-    const wbc = rowsOf(bench, barcode!).filter({ hasText: '白细胞计数' });
-    const hgb = rowsOf(bench, barcode!).filter({ hasText: '血红蛋白' });
-    const wbcInput = wbc.locator('input[data-worksheet-row]');
+    const line = rowsOf(bench, barcode!);
+    const wbcInput = line.getByLabel(`${barcode} 白细胞计数`);
+    const hgbInput = line.getByLabel(`${barcode} 血红蛋白`);
     await wbcInput.fill('12.3');
-    const wbcIndex = Number(await wbcInput.getAttribute('data-worksheet-row'));
-    await wbcInput.press('Enter');
-    const next = bench.locator(`input[data-worksheet-row="${wbcIndex + 1}"]`);
-    await expect.poll(() => next.evaluate((el) => el === document.activeElement)).toBe(true);
-    await hgb.locator('input[data-worksheet-row]').fill('45');
+    await wbcInput.press('Tab');
+    await expect.poll(() => hgbInput.evaluate((el) => el === document.activeElement)).toBe(true);
+    await hgbInput.fill('45');
     await bench.getByRole('button', { name: '保存结果（2）' }).click();
     // The flags come from the server, nobody typed them.
-    await wbc.getByText('偏高').waitFor();
-    await hgb.getByText('危急偏低').waitFor();
+    await line.getByText('偏高').waitFor();
+    await line.getByText('危急偏低').waitFor();
     // Still open to correction until reviewed: the rounded value stands in the worksheet's input.
     await expect.poll(() => wbcInput.inputValue()).toBe('12.30');
+    await listView(bench);
 
     await second.locator('.ant-notification-notice').filter({ hasText: '血红蛋白 45 g/L' }).waitFor();
     await filterBarcode(second, barcode!);
@@ -117,10 +123,12 @@ describe('results on the worksheet to a signed, corrected report', () => {
       .waitFor();
     const { page: reviewer } = await newPage(browser);
     await signIn(reviewer, server.url, 'admin', DEMO_PASSWORD, WORKSHEET);
+    await listView(reviewer);
     await filterBarcode(reviewer, barcode!);
     await sign(reviewer, barcode!, '初审签名', DEMO_PASSWORD);
     await rowsOf(reviewer, barcode!).filter({ hasText: '已初审' }).nth(1).waitFor();
     await second.reload();
+    await listView(second);
     await filterBarcode(second, barcode!);
     await sign(second, barcode!, '审核签名', OWN_PASSWORD);
     await rowsOf(second, barcode!).filter({ hasText: '已发布' }).nth(1).waitFor();

@@ -425,6 +425,15 @@ export interface ListDef {
       | {
           not: Predicate;
         };
+    /**
+     * The rows also as a grid: one line per value of `row` (a specimen's barcode), one column per value of `column` (an ordered item), each cell the typed field of the record that has both; Tab moves across, Enter down. `rowLabels` are shown at the start of each line, `mark` (a flag) beside each cell.
+     */
+    grid?: {
+      row: string;
+      column: string;
+      rowLabels?: string[];
+      mark?: string;
+    };
   };
 }
 export interface ActionsDef {

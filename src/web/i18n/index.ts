@@ -89,6 +89,13 @@ const ui = {
     'zh-CN': '在结果列输入，回车到下一行；可从表格粘贴一列结果',
     'en-US': 'Type in the result column, Enter for the next row; a column pasted from a spreadsheet fills the rows',
   },
+  'screen.worksheetGrid': { 'zh-CN': '标本 × 项目', 'en-US': 'Specimens × items' },
+  'screen.worksheetList': { 'zh-CN': '结果列表', 'en-US': 'Result list' },
+  'screen.worksheetGridHint': {
+    'zh-CN': 'Tab 到右边的项目，回车到下一个标本；可从表格粘贴一列结果',
+    'en-US':
+      'Tab for the next item, Enter for the next specimen; a column pasted from a spreadsheet fills the cells below',
+  },
   'event.create': { 'zh-CN': '登记', 'en-US': 'Registered' },
   'event.workflow.started': { 'zh-CN': '启动流程', 'en-US': 'Process started' },
   'event.workflow.notStarted': { 'zh-CN': '未启动流程', 'en-US': 'Process not started' },

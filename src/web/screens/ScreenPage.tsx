@@ -29,6 +29,7 @@ import type { RowItem } from './RowActions';
 import { ScanBar } from './ScanBar';
 import { WorksheetBar } from './WorksheetBar';
 import { WorksheetCell } from './WorksheetCell';
+import { WorksheetGrid } from './WorksheetGrid';
 import { useWorksheet } from './list/useWorksheet';
 import type { DialogMode } from './rjsfSchema';
 import { ScreenTable } from './ScreenTable';
@@ -80,6 +81,8 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const [history, setHistory] = useState<ScreenRecord>();
   const scanned = useScanned(screen, list);
   const sheet = useWorksheet(screen, list.reload);
+  /** A worksheet with a grid opens as the grid (specimens × items); the list stays a click away for signing. */
+  const [gridView, setGridView] = useState(Boolean(screen.list?.worksheet?.grid));
   const sheetField = sheet.sheet && screen.fields.find((f) => f.key === sheet.sheet!.field);
   const cell = (key: string, record: ScreenRecord, index: number) =>
     sheetField && key === sheetField.key && sheet.editable(record) ? (
@@ -179,7 +182,9 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
         />
         {!fit.cards && <ColumnPicker columns={columns} keys={keys} hidden={hidden} onChange={setHidden} />}
       </div>
-      {sheet.sheet && <WorksheetBar sheet={sheet} />}
+      {sheet.sheet && (
+        <WorksheetBar sheet={sheet} grid={gridView} onGrid={sheet.sheet.grid ? setGridView : undefined} />
+      )}
       {list.error !== undefined && (
         <Alert type="error" showIcon title={errorMessage(list.error, t('screen.queryFailed'))} />
       )}
@@ -188,15 +193,19 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
           <ScreenChart screen={screen} list={list} />
         </Suspense>
       )}
-      <ScreenTable
-        screen={screen}
-        list={list}
-        fit={fit}
-        keys={keys}
-        layout={layout}
-        pageSizes={sizes}
-        selection={{ mode: actions.selection, selected: selection.selected, setSelected: selection.setSelected }}
-      />
+      {gridView ? (
+        <WorksheetGrid screen={screen} sheet={sheet} list={list} pageSizes={sizes} locale={locale} />
+      ) : (
+        <ScreenTable
+          screen={screen}
+          list={list}
+          fit={fit}
+          keys={keys}
+          layout={layout}
+          pageSizes={sizes}
+          selection={{ mode: actions.selection, selected: selection.selected, setSelected: selection.setSelected }}
+        />
+      )}
       {asking && (
         <CommandDialog
           screen={screen}

@@ -34,6 +34,22 @@ function flatten(rows: readonly TreeRow[], depth = 0): CardRow<ScreenRecord>[] {
   return rows.flatMap((record) => [{ record, depth }, ...flatten(record.children ?? [], depth + 1)]);
 }
 
+/** The pager of a list's page (its size, the total, the sizes offered), for its table or a grid of its rows. */
+export function listPagination(
+  list: ListController,
+  pageSizes: readonly number[],
+  t: ReturnType<typeof useT>,
+): PaginationProps {
+  return {
+    current: list.params.page,
+    pageSize: list.params.size,
+    total: list.total,
+    showSizeChanger: true,
+    pageSizeOptions: pageSizes.map(String),
+    showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
+  };
+}
+
 /**
  * The list's table: server-sorted and paged, virtual rows on long pages, a tree list's rows nested
  * under their parents (all open until folded), and the selection column the schema asks for. On a
@@ -60,16 +76,7 @@ export function ScreenTable({ screen, list, fit, keys, layout, pageSizes, select
   const rows = useMemo(() => (tree ? nestRows(list.records, tree.parentField) : list.records), [tree, list.records]);
   const parents = useMemo(() => (tree ? parentIds(rows) : []), [tree, rows]);
   const selectableWhen = screen.list?.selectableWhen;
-  const pagination: PaginationProps | false = tree
-    ? false
-    : {
-        current: list.params.page,
-        pageSize: list.params.size,
-        total: list.total,
-        showSizeChanger: true,
-        pageSizeOptions: pageSizes.map(String),
-        showTotal: (total) => t(list.more ? 'screen.totalMore' : 'screen.total', { n: total }),
-      };
+  const pagination: PaginationProps | false = tree ? false : listPagination(list, pageSizes, t);
 
   if (fit.cards) {
     const keySet = new Set(keys);

@@ -3,12 +3,16 @@ import { Input } from 'antd';
 import type { ScreenRecord } from './dataProvider';
 import type { Worksheet } from './list/useWorksheet';
 
-/** The input of row `index` in the worksheet column: what Enter and paste move between. */
-const inputOf = (index: number) => document.querySelector<HTMLInputElement>(`input[data-worksheet-row="${index}"]`);
+/** The input of row `index` in a worksheet column (the list's, or a grid's `column`): what Enter and paste move between. */
+const inputOf = (index: number, column = '') =>
+  document.querySelector<HTMLInputElement>(
+    `input[data-worksheet-col="${CSS.escape(column)}"][data-worksheet-row="${index}"]`,
+  );
 
 /**
  * One typed cell of a worksheet: Enter (or ↓) moves to the row below and ↑ to the row above, as at a
- * bench with a keypad; a pasted column (one value per line) fills this row and the ones below it.
+ * bench with a keypad; a pasted column (one value per line) fills this row and the ones below it. In a
+ * grid, `rows` are the cell's column and Tab moves across, as in any form.
  */
 export function WorksheetCell({
   sheet,
@@ -16,18 +20,20 @@ export function WorksheetCell({
   rows,
   index,
   label,
+  column = '',
 }: {
   sheet: Worksheet;
   record: ScreenRecord;
   rows: ScreenRecord[];
   index: number;
   label: string;
+  column?: string;
 }) {
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
     const step = e.key === 'Enter' || e.key === 'ArrowDown' ? 1 : e.key === 'ArrowUp' ? -1 : 0;
     if (step === 0) return;
     e.preventDefault();
-    const next = inputOf(index + step);
+    const next = inputOf(index + step, column);
     next?.focus();
     next?.select();
   };
@@ -47,6 +53,7 @@ export function WorksheetCell({
       value={sheet.valueOf(record)}
       status={sheet.edits.has(record.id) ? 'warning' : undefined}
       data-worksheet-row={index}
+      data-worksheet-col={column}
       aria-label={label}
       onChange={(e) => sheet.type([record], [e.target.value])}
       onKeyDown={onKeyDown}

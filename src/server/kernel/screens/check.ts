@@ -65,6 +65,13 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   if (screen.list?.tree) known(screen.list.tree.parentField, '/list/tree/parentField');
   if (screen.list?.scan) known(screen.list.scan.field, '/list/scan/field');
   if (screen.list?.worksheet) known(screen.list.worksheet.field, '/list/worksheet/field');
+  const grid = screen.list?.worksheet?.grid;
+  if (grid) {
+    known(grid.row, '/list/worksheet/grid/row');
+    known(grid.column, '/list/worksheet/grid/column');
+    grid.rowLabels?.forEach((key, i) => known(key, `/list/worksheet/grid/rowLabels/${i}`));
+    if (grid.mark) known(grid.mark, '/list/worksheet/grid/mark');
+  }
   screen.list?.indexes?.forEach((index, i) => {
     index.equals.forEach((k, j) => known(k, `/list/indexes/${i}/equals/${j}`));
     if (index.sort) known(index.sort, `/list/indexes/${i}/sort`);
