@@ -57,8 +57,16 @@ describe.concurrent('every menu screen fits the window (issue 25)', () => {
       let previous: string | undefined;
       for (const leaf of LEAVES) {
         await open(page, leaf.path);
-        const shown = await settle(page, leaf.title);
+        let shown = await settle(page, leaf.title);
         const where = `${leaf.path} (${leaf.title})`;
+        // A worksheet opens as its grid (specimens × items): it must fit too; its list is checked as every list.
+        const grid = page.locator('.app-main [data-testid="worksheet-grid"]').filter({ visible: true });
+        if ((await grid.count()) > 0) {
+          for (const problem of await layoutProblems(page, [], false)) problems.push(`${where} grid: ${problem}`);
+          await page.locator('.app-main .screen-worksheet .ant-segmented-item').filter({ hasText: '结果列表' }).click();
+          await grid.waitFor({ state: 'detached' });
+          shown = await settle(page, leaf.title);
+        }
         if (shown.kind === 'error' || shown.kind === 'loading' || shown.kind === 'emptyTable')
           problems.push(`${where}: ${shown.kind} ${shown.detail}`);
         const modelList = await page.locator('.app-main .process-model-list').filter({ visible: true }).count();
