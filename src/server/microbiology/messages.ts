@@ -1,5 +1,5 @@
 import type { Locale } from '../../shared/i18n/messages.js';
-import { refuse } from '../kernel/resources/commands.js';
+import { refused, say } from '../kernel/resources/commands.js';
 
 type Message = Record<Locale, string>;
 
@@ -37,17 +37,4 @@ export const MICRO_MESSAGES = {
   disk: { 'zh-CN': '纸片扩散法', 'en-US': 'disk diffusion' },
 } satisfies Record<string, Message>;
 
-export function say(message: Message, locale: Locale, vars: Record<string, string | number> = {}): string {
-  return message[locale].replace(/\{(\w+)\}/g, (_, k: string) => String(vars[k] ?? ''));
-}
-
-/** Refuses the write (nothing is stored) with the message in the caller's language. */
-export function refused(
-  message: Message,
-  locale: Locale,
-  vars: Record<string, string | number> = {},
-  field = '',
-): never {
-  const text = say(message, locale, vars);
-  refuse(locale, { 'zh-CN': text, 'en-US': text }, field);
-}
+export { refused, say };

@@ -10,7 +10,7 @@ import { refuse } from '../kernel/resources/commands.js';
 import type { ReportRecordRecord } from '../../shared/generated/resources.js';
 import { reportPdf, type ReportContent } from './pdf.js';
 import { susceptibilitySection } from './susceptibility.js';
-import { reportLayout } from './layout.js';
+import { reportLayout, type ReportLayout } from './layout.js';
 
 export const REPORT = 'reportRecord';
 export const PDF = 'pdf';
@@ -97,12 +97,8 @@ export async function issueReport(
     status: 'published',
     hasCritical: results.some((r) => r.data.critical === true),
   };
-  const org = await getOrganization(tx, orgId);
   const content: ReportContent = {
-    lab: org?.name ?? '',
-    title: layout.title ?? TITLE[locale],
-    logo: layout.logo,
-    seal: layout.seal,
+    ...(await reportHead(tx, orgId, layout, TITLE[locale])),
     reportNo,
     version,
     corrected: previous !== undefined,
@@ -183,6 +179,12 @@ export async function reportNumber(kernel: Kernel, tx: Queryable, orgId: number,
     ? text(before.reportNo)
     : await kernel.records.nextNumber(tx, REPORT, orgId, 'reportNo', `BG${now.slice(0, 10).replaceAll('-', '')}`);
   return { now, reportNo, version: before ? Number(before.reportVersion ?? 1) + 1 : 1 };
+}
+
+/** The top of a printed report: the lab, the title (the hospital's, the template's, else the default), logo and seal. */
+export async function reportHead(tx: Queryable, orgId: number, layout: ReportLayout, title: string) {
+  const org = await getOrganization(tx, orgId);
+  return { lab: org?.name ?? '', title: layout.title ?? title, logo: layout.logo, seal: layout.seal };
 }
 
 /** A report as issued: its record, its PDF kept unchanged, the log entry and the first event of its history. */

@@ -3,11 +3,10 @@ import type { PathologyDiagnosisRecord, ReportRecordRecord } from '../../shared/
 import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
 import type { Caller } from '../kernel/identity/actor.js';
-import { getOrganization } from '../kernel/identity/organizations.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import type { ReportContent } from './pdf.js';
-import { REPORT, reportNumber, specimenHeader, storeReport } from './issue.js';
+import { REPORT, reportHead, reportNumber, specimenHeader, storeReport } from './issue.js';
 import { reportLayout } from './layout.js';
 
 const TITLE: Record<Locale, string> = { 'zh-CN': '病理诊断报告', 'en-US': 'Pathology report' };
@@ -65,12 +64,8 @@ export async function issuePathologyReport(kernel: Kernel, tx: Queryable, caller
     status: 'published',
     template: layout.template?.id ?? null,
   };
-  const org = await getOrganization(tx, orgId);
   const content: ReportContent = {
-    lab: org?.name ?? '',
-    title: layout.title ?? TITLE[locale],
-    logo: layout.logo,
-    seal: layout.seal,
+    ...(await reportHead(tx, orgId, layout, TITLE[locale])),
     images: layout.showImages && c.data.photo ? [text(c.data.photo)] : [],
     reportNo: `${reportNo}  ${pathologyNo}`,
     version,

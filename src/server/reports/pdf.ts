@@ -2,6 +2,7 @@ import PDFDocument from 'pdfkit';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { slipFont } from '../kernel/print/fonts.js';
 import { drawSusceptibility, type IsolateSection } from './susceptibility.js';
+import { tableRow, type TableColumns } from './pdfTable.js';
 
 /** One result line of a report: the item, its value and flag, unit and the range it was judged against. */
 export interface ReportLine {
@@ -149,26 +150,15 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
     doc.x = left;
   }
   doc.moveDown(0.5);
-  const columns: [keyof ReportLine, number][] = [
+  const columns: TableColumns<keyof ReportLine> = [
     ['item', 0.32],
     ['result', 0.16],
     ['flag', 0.1],
     ['unit', 0.14],
     ['range', 0.28],
   ];
-  const row = (cells: Record<keyof ReportLine, string>, font: 'regular' | 'bold') => {
-    const y = doc.y;
-    let x = left;
-    for (const [key, share] of columns) {
-      doc
-        .font(font)
-        .fontSize(9)
-        .text(cells[key], x, y, { width: width * share - 4 });
-      x += width * share;
-    }
-    doc.x = left;
-    doc.moveDown(0.3);
-  };
+  const row = (cells: Record<keyof ReportLine, string>, font: 'regular' | 'bold') =>
+    tableRow(doc, columns, cells, font, { left, width });
   doc
     .moveTo(left, doc.y)
     .lineTo(left + width, doc.y)

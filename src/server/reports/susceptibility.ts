@@ -1,6 +1,7 @@
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
+import { tableRow, type TableColumns } from './pdfTable.js';
 
 /** One antibiotic of an isolate as the report prints it: the reading with its unit and the server's category. */
 export interface SusceptibilityLine {
@@ -119,24 +120,13 @@ export function drawSusceptibility(
   width: number,
 ): void {
   const w = WORDS[locale];
-  const columns: [keyof SusceptibilityLine, number][] = [
+  const columns: TableColumns<keyof SusceptibilityLine> = [
     ['antibiotic', 0.4],
     ['reading', 0.25],
     ['category', 0.35],
   ];
-  const row = (cells: SusceptibilityLine, font: 'regular' | 'bold') => {
-    const y = doc.y;
-    let x = left;
-    for (const [key, share] of columns) {
-      doc
-        .font(font)
-        .fontSize(9)
-        .text(cells[key], x, y, { width: width * share - 4 });
-      x += width * share;
-    }
-    doc.x = left;
-    doc.moveDown(0.3);
-  };
+  const row = (cells: SusceptibilityLine, font: 'regular' | 'bold') =>
+    tableRow(doc, columns, cells, font, { left, width });
   doc.moveDown(0.5).font('bold').fontSize(11).text(w.title, left, doc.y);
   for (const isolate of isolates) {
     doc.moveDown(0.3).font('bold').fontSize(9.5).text(isolate.heading, left, doc.y, { width });
