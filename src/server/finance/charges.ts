@@ -18,8 +18,15 @@ const UNCHARGED: Record<string, ChargeReason> = { cancelled: 'cancelled', reject
 
 export const today = (kernel: Kernel) => localDateTime(kernel.now()).slice(0, 10);
 
-/** The day a specimen's charges belong to: the day it was registered. */
-const serviceDay = (row: StoredRecord) => localDateTime(row.createdAt).slice(0, 10);
+/** The day a specimen's charges belong to: the day it was registered (its first charge), else today. */
+async function serviceDay(kernel: Kernel, tx: Queryable, row: StoredRecord): Promise<string> {
+  const [first] = await tx.query<{ day: string | null }>(
+    `select to_char(min(service_date), 'YYYY-MM-DD') as day from charge_line
+     where org_id = $1 and specimen_id = $2 and kind = 'charge'`,
+    [row.orgId, row.id],
+  );
+  return first?.day ?? today(kernel);
+}
 
 const sameUnit = (l: ChargeLine, u: BilledUnit) => l.unit === u.unit && l.refId === u.refId;
 
@@ -61,7 +68,7 @@ export async function chargeSpecimen(
   const kept = open.filter((l) => !stale.includes(l));
   const missing = wanted.filter((u) => !kept.some((l) => sameUnit(l, u)));
   if (!book || missing.length === 0) return;
-  const day = serviceDay(row);
+  const day = await serviceDay(kernel, tx, row);
   await writeCharges(
     tx,
     missing.map((unit) => ({
