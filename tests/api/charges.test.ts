@@ -174,6 +174,14 @@ beforeAll(async () => {
     cancelReason: '患者取消',
   });
   expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+  // Refused by the lab on receipt: its charges reversed too.
+  await register('甲6', hospitals.A, [purposes.liver, purposes.blood]);
+  const reason = (await admin.get<{ records: Rec[] }>('/api/resources/abnormalSampleType?size=1')).body.resultObject
+    .records[0]!.id;
+  const reject = await desk.post(`/api/resources/specimen/${specimenIds.甲6}/transitions/reject`, {
+    rejectReason: reason,
+  });
+  expect(reject.status, JSON.stringify(reject.body)).toBe(200);
   // 乙4's 血常规 taken off the request before collection: that order's charge reversed.
   await onDay(16);
   const b4 = (await desk.get<Rec>(`/api/resources/specimen/${specimenIds.乙4}`)).body.resultObject;
@@ -198,7 +206,7 @@ afterAll(() => lims?.close());
 describe('charges from what was ordered', () => {
   it('charges each hospital exactly: agreed price, discounts, a waiver, a cancellation and a removed order', async () => {
     const t = await totals();
-    // A: 4 × (32.50 agreed + 20.00) = 210.00; 甲5 cancelled nets to nothing and is no specimen of the month.
+    // A: 4 × (32.50 agreed + 20.00) = 210.00; 甲5 cancelled and 甲6 rejected net to nothing and are not counted.
     expect(money(t.A)).toEqual([4, 21000, 0, 0, 21000]);
     // B: 3 × (40 − 10% + 20 − 15%) + 乙4 (40 − 10%) = 3 × 53.00 + 36.00.
     expect(money(t.B)).toEqual([4, 22000, 2500, 0, 19500]);
@@ -226,13 +234,20 @@ describe('charges from what was ordered', () => {
     ]);
   });
 
-  it('reverses a cancelled specimen and a removed order with a line of their own, deleting nothing', async () => {
+  it('reverses a cancelled or rejected specimen and a removed order with a line of their own, deleting nothing', async () => {
     const a5 = await linesOf(`barcode=${barcodes.甲5}`);
     expect(a5.map((l) => [l.kind, l.reason, l.payableCents, l.serviceDate])).toEqual([
       ['charge', 'ordered', 3250, '2031-03-15'],
       ['reversal', 'cancelled', -3250, '2031-03-15'],
     ]);
     expect(a5[1]!.reverses).toBe(a5[0]!.id);
+    const a6 = await linesOf(`barcode=${barcodes.甲6}`);
+    expect(a6.map((l) => [l.kind, l.code, l.reason, l.payableCents])).toEqual([
+      ['charge', 'SH-GGN', 'ordered', 3250],
+      ['charge', 'LJ-XCG', 'ordered', 2000],
+      ['reversal', 'SH-GGN', 'rejected', -3250],
+      ['reversal', 'LJ-XCG', 'rejected', -2000],
+    ]);
     const b4 = await linesOf(`barcode=${barcodes.乙4}`);
     expect(b4.map((l) => [l.kind, l.code, l.reason, l.payableCents])).toEqual([
       ['charge', 'SH-GGN', 'ordered', 3600],
