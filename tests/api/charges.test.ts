@@ -43,7 +43,10 @@ function client(account: 'admin' | 'editor') {
     const res = await lims.app.inject({
       method,
       url,
-      headers: { authorization: `Bearer ${tokens[account]}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${tokens[account]}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: res.statusCode, body: (res.body ? res.json() : null) as Envelope<T> } as ApiResponse<Envelope<T>>;
@@ -113,8 +116,7 @@ beforeAll(async () => {
   admin = client('admin');
   desk = client('editor');
   const hospital = async (code: string, name: string) =>
-    (await create('referralHospital', { code, name, level: '2A', settlement: 'monthly', reportDelivery: 'online' }))
-      .id;
+    (await create('referralHospital', { code, name, level: '2A', settlement: 'monthly', reportDelivery: 'online' })).id;
   hospitals.A = await hospital('T-CH-A', 'T 甲医院');
   hospitals.B = await hospital('T-CH-B', 'T 乙医院');
   hospitals.C = await hospital('T-CH-C', 'T 丙医院');
@@ -196,7 +198,12 @@ beforeAll(async () => {
     reason: 'staff',
     applyDate: '2031-03-20',
   });
-  expect(waiver).toMatchObject({ hospital: hospitals.C, amount: 40, applicant: '系统管理员', approvalStatus: 'pending' });
+  expect(waiver).toMatchObject({
+    hospital: hospitals.C,
+    amount: 40,
+    applicant: '系统管理员',
+    approvalStatus: 'pending',
+  });
   const approved = await admin.post<Rec>(`/api/resources/freeOfCharge/${waiver.id}/transitions/approve`, {});
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   expect(approved.body.resultObject).toMatchObject({ approvalStatus: 'approved', approver: '系统管理员' });
@@ -370,7 +377,9 @@ describe('statements and write-offs from the lines', () => {
     // 乙1 owes 17.00 + 39.60 on the statement.
     const overSpecimen = await writeOff(56.61, barcodes.乙1);
     expect(overSpecimen.status).toBe(400);
-    expect(overSpecimen.body.resultMessage).toBe(`核销金额 56.61 元超过标本 ${barcodes.乙1} 在该对账单上尚欠的 56.60 元`);
+    expect(overSpecimen.body.resultMessage).toBe(
+      `核销金额 56.61 元超过标本 ${barcodes.乙1} 在该对账单上尚欠的 56.60 元`,
+    );
     const all = await admin.get<{ records: Rec[] }>(`/api/resources/financeWriteOff?statement=${statement.id}`);
     expect(all.body.resultObject.records.map((r) => r.amount)).toEqual([100]);
     const after = (await admin.get<Rec>(`/api/resources/reconciliation/${statement.id}`)).body.resultObject;
