@@ -11,7 +11,7 @@ import {
   type ChargeReason,
   type LineWrite,
 } from './ledger.js';
-import { billedUnits, listedIn, priceBook, priceUnit, type BilledUnit } from './pricing.js';
+import { billedUnits, priceUnit, type BilledUnit, type PriceBook } from './pricing.js';
 
 /** States in which a specimen is not charged: the request was cancelled or the lab refused the specimen. */
 const UNCHARGED: Record<string, ChargeReason> = { cancelled: 'cancelled', rejected: 'rejected' };
@@ -48,11 +48,10 @@ export async function chargeSpecimen(
   const open = await openLinesOf(tx, row.orgId, row.id);
   const ended = UNCHARGED[String(s.status)];
   let wanted: BilledUnit[] = [];
-  let book;
+  let book: PriceBook | undefined;
   if (!ended && hospitalId) {
     const purposeIds = (Array.isArray(s.purposes) ? s.purposes : []).map(Number).filter(Boolean);
-    book = await priceBook(kernel, tx, row.orgId, undefined, [barcode]);
-    wanted = await billedUnits(kernel, tx, row.orgId, purposeIds, listedIn(book));
+    ({ units: wanted, book } = await billedUnits(kernel, tx, row.orgId, purposeIds, barcode));
   }
   const at = kernel.now();
   const stale = open.filter((l) => l.hospitalId !== hospitalId || !wanted.some((u) => sameUnit(l, u)));

@@ -75,24 +75,36 @@ export async function unitsOf(
 }
 
 /**
- * What a specimen orders, as finance bills it: each purpose with a price of its own (in the catalogue or
- * on the price list under its code) is one line, priced as a whole like a set; a purpose without one is
- * billed item by item. An item two purposes share is billed once.
+ * What a specimen orders, as finance bills it, and the price book that prices it: each purpose with a
+ * price of its own (in the catalogue or on the price list under its code) is one line, priced as a whole
+ * like a set; a purpose without one is billed item by item. An item two purposes share is billed once.
+ * The price list is read for these purposes' and items' codes only.
  */
 export async function billedUnits(
   kernel: Kernel,
   tx: Queryable,
   orgId: number,
   purposeIds: number[],
-  listed: (code: string) => boolean,
-): Promise<BilledUnit[]> {
+  barcode: string,
+): Promise<{ units: BilledUnit[]; book: PriceBook }> {
   const purposes = (await kernel.records.byIds(tx, 'inspectionPurpose', orgId, [...new Set(purposeIds)])).map(rowOf);
+  const itemsOf = (p: Row) => (Array.isArray(p.data.items) ? p.data.items.map(Number) : []);
+  const items = (await kernel.records.byIds(tx, 'inspectionItem', orgId, [...new Set(purposes.flatMap(itemsOf))])).map(
+    rowOf,
+  );
+  const codes = [...purposes, ...items].map((r) => text(r.data.code)).filter(Boolean);
+  const book = await priceBook(kernel, tx, orgId, codes, [barcode]);
+  const listed = listedIn(book);
   const whole = purposes.filter((p) => cents(p.data.price) !== undefined || listed(text(p.data.code)));
-  const itemIds = purposes
-    .filter((p) => !whole.includes(p))
-    .flatMap((p) => (Array.isArray(p.data.items) ? p.data.items.map(Number) : []));
-  const items = (await kernel.records.byIds(tx, 'inspectionItem', orgId, [...new Set(itemIds)])).map(rowOf);
-  return unitsOf(kernel, tx, orgId, whole, items);
+  const billedItems = new Set(purposes.filter((p) => !whole.includes(p)).flatMap(itemsOf));
+  const units = await unitsOf(
+    kernel,
+    tx,
+    orgId,
+    whole,
+    items.filter((i) => billedItems.has(i.id)),
+  );
+  return { units, book };
 }
 
 /** The price list entries (enabled) of these codes, the enabled discounts, and approved waivers of these barcodes. */
@@ -100,14 +112,11 @@ export async function priceBook(
   kernel: Kernel,
   tx: Queryable,
   orgId: number,
-  codes: string[] | undefined,
+  codes: string[],
   barcodes: string[],
 ): Promise<PriceBook> {
-  const prices = codes
-    ? codes.length > 0
-      ? await kernel.records.find(tx, 'itemPrice', orgId, { itemCode: [...new Set(codes)] })
-      : []
-    : await kernel.records.find(tx, 'itemPrice', orgId);
+  const prices =
+    codes.length > 0 ? await kernel.records.find(tx, 'itemPrice', orgId, { itemCode: [...new Set(codes)] }) : [];
   const discounts = await kernel.records.find(tx, 'discount', orgId);
   const approved =
     barcodes.length > 0
