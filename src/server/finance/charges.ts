@@ -83,6 +83,17 @@ export async function chargeSpecimen(
   );
 }
 
+/** Whether a write changed what a specimen is billed for: its hospital, its orders, or whether it is charged at all. */
+function billingChanged(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
+  const orders = (d: Record<string, unknown>) =>
+    JSON.stringify([...(Array.isArray(d.purposes) ? d.purposes : [])].map(Number).sort((a, b) => a - b));
+  return (
+    before.hospital !== after.hospital ||
+    orders(before) !== orders(after) ||
+    UNCHARGED[String(before.status)] !== UNCHARGED[String(after.status)]
+  );
+}
+
 /**
  * Registering a specimen charges its hospital for what it orders; changing the orders or the hospital,
  * cancelling or rejecting it reverses what no longer applies. Runs after the specimen's own rules, in
@@ -92,7 +103,9 @@ export const specimenCharges: HookRegistration = {
   resource: 'specimen',
   order: 800,
   hooks: {
-    async afterWrite({ tx, kernel, actor }, row) {
+    async afterWrite({ tx, kernel, actor, current }, row) {
+      // Most writes of a specimen (received, tested, reported) change nothing finance bills: no work then.
+      if (current && !billingChanged(current.data, row.data)) return;
       await chargeSpecimen(kernel, tx, row, actor);
     },
   },
