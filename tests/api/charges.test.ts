@@ -193,13 +193,14 @@ beforeAll(async () => {
   await onDay(20);
   const waiver = await create('freeOfCharge', {
     barcode: barcodes.丙2,
-    patientName: '丙2',
     itemNames: '肝功能',
     reason: 'staff',
     applyDate: '2031-03-20',
   });
+  // Hospital, patient and amount come from the specimen and its lines; the applicant is who entered it.
   expect(waiver).toMatchObject({
     hospital: hospitals.C,
+    patientName: '丙2',
     amount: 40,
     applicant: '系统管理员',
     approvalStatus: 'pending',
@@ -268,6 +269,17 @@ describe('charges from what was ordered', () => {
       ['reversal', 'waiverChanged', 0, -4000, '系统管理员'],
       ['charge', 'waiverChanged', 4000, 0, '系统管理员'],
     ]);
+  });
+
+  it('refuses a waiver for a barcode with no specimen, or naming nothing the specimen is charged for', async () => {
+    const waiver = (barcode: string, itemNames: string) =>
+      admin.post('/api/resources/freeOfCharge', { barcode, itemNames, reason: 'complaint', applyDate: '2031-03-21' });
+    const unknown = await waiver('T999999999', '肝功能');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.resultMessage).toBe('没有条码号为 T999999999 的标本');
+    const nothing = await waiver(barcodes.甲1!, '甲状腺功能');
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.resultMessage).toBe(`标本 ${barcodes.甲1} 没有名为“甲状腺功能”的收费项目`);
   });
 
   it('recalculates the month after a price change and reports what changed, traceably', async () => {

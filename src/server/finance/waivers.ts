@@ -27,7 +27,12 @@ export const waiverCharges: HookRegistration = {
       if (covered.length === 0)
         say(locale, M.nothingCovered, { barcode, names: String(data.itemNames ?? '') }, 'itemNames');
       const amount = covered.reduce((sum, l) => sum + l.priceCents - l.discountCents, 0);
-      return { ...data, hospital: specimen.data.hospital, amount: yuanValue(amount) };
+      return {
+        ...data,
+        hospital: specimen.data.hospital,
+        patientName: specimen.data.patientName,
+        amount: yuanValue(amount),
+      };
     },
     async afterWrite({ tx, kernel, actor, current }, row) {
       const was = current?.data.approvalStatus === 'approved';

@@ -309,7 +309,7 @@ export interface DiscountRecord {
  */
 export interface FreeOfChargeRecord {
   barcode: string | null;
-  patientName: string | null;
+  patientName?: string | null;
   hospital?: number | null;
   itemNames: string | null;
   amount?: number | null;
