@@ -1,3 +1,4 @@
+import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiResponse, Envelope } from '../support/client';
 import { startInProcess, type InProcessApp } from '../support/in-process';
@@ -360,6 +361,18 @@ describe('statements and write-offs from the lines', () => {
     expect(lines.reduce((s, l) => s + l.payableCents, 0)).toBe(20940);
     expect(lines.reduce((s, l) => s + l.priceCents, 0)).toBe(23600);
     expect(lines.every((l) => l.statementId === statement.id)).toBe(true);
+    // The statement's lines as the clerk downloads them: one row a line, payable adding up to the statement.
+    const sheet = await lims.app.inject({
+      url: `/api/finance/chargeLines/export.xlsx?statement=${statement.id}`,
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
+    expect(sheet.statusCode).toBe(200);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(sheet.rawPayload as unknown as ArrayBuffer);
+    const rows = book.worksheets[0]!.getSheetValues().slice(2) as unknown[][];
+    expect(rows).toHaveLength(lines.length);
+    const payable = (book.worksheets[0]!.getRow(1).values as unknown[]).indexOf('应收(元)');
+    expect(Math.round(rows.reduce((s: number, r) => s + Number(r[payable]) * 100, 0))).toBe(20940);
     // Its lines are settled: a second statement of the period has nothing left to take.
     const second = await admin.post('/api/resources/reconciliation', {
       hospital: hospitals.B,

@@ -3,6 +3,7 @@ import type { Kernel } from '../kernel/context.js';
 import { callerOf, intParam } from '../kernel/http/request.js';
 import { LINE_COLUMNS, type ChargeLine } from './ledger.js';
 import { yuanText } from './money.js';
+import { linesWorkbook } from './linesWorkbook.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -91,4 +92,23 @@ export async function hospitalTotals(kernel: Kernel, request: FastifyRequest<{ Q
       payable: yuanText(n('payableCents')),
     };
   });
+}
+
+/** Up to this many lines in one sheet: a statement or a recalculation of a large lab's month. */
+const SHEET_LIMIT = 200_000;
+
+/** The lines a query names as an .xlsx sheet, with the file name it is saved under. */
+export async function exportLines(kernel: Kernel, request: FastifyRequest<{ Querystring: Query }>) {
+  allowRead(kernel, request);
+  const caller = callerOf(request);
+  const { where, params } = conditions(caller.actor.orgId, request.query);
+  const lines = await kernel.db.query<ChargeLine>(
+    `select ${LINE_COLUMNS} from charge_line where ${where} order by id limit ${SHEET_LIMIT}`,
+    params,
+  );
+  const ids = [...new Set(lines.map((l) => l.hospitalId))];
+  const names = await kernel.records.titles(kernel.db, 'referralHospital', caller.actor.orgId, ids);
+  const rows = lines.map((l) => ({ ...l, hospitalName: names.get(l.hospitalId) ?? '' }));
+  const fileName = `${caller.locale === 'zh-CN' ? '收费明细' : 'Charge lines'}.xlsx`;
+  return { buffer: await linesWorkbook(rows, caller.locale), fileName };
 }

@@ -3,11 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
 import { ok } from '../kernel/http/envelope.js';
+import { sendWorkbook } from '../kernel/resources/routes.js';
 import { present } from '../kernel/resources/records.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
-import { hospitalTotals, listLines } from './lines.js';
+import { exportLines, hospitalTotals, listLines } from './lines.js';
 import { runRecalculation } from './recalculation.js';
 
 const MESSAGES = {
@@ -69,6 +70,10 @@ export async function financeRoutes(app: FastifyInstance, ctx: Kernel) {
   // Charges: the lines, each hospital's totals, and running a price recalculation.
   type Listing = FastifyRequest<{ Querystring: Record<string, string | undefined> }>;
   app.get('/api/finance/chargeLines', async (request: Listing) => ok(await listLines(ctx, request)));
+  app.get('/api/finance/chargeLines/export.xlsx', async (request: Listing, reply) => {
+    const { buffer, fileName } = await exportLines(ctx, request);
+    return sendWorkbook(reply, buffer, fileName);
+  });
   app.get('/api/finance/chargeTotals', async (request: Listing) => ok(await hospitalTotals(ctx, request)));
   app.post('/api/finance/priceRecalculation/:id/run', async (request: FastifyRequest<{ Params: { id: string } }>) =>
     ok(present(await runRecalculation(ctx, request))),
