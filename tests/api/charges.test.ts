@@ -413,6 +413,24 @@ describe('statements and write-offs from the lines', () => {
     await created(await writeOff(109.4));
   });
 
+  it('deletes only a draft statement, which releases its lines', async () => {
+    const period = { hospital: hospitals.A, periodFrom: '2031-03-01', periodTo: '2031-03-31' };
+    const draft = await create('reconciliation', { ...period, status: 'draft' });
+    expect(draft).toMatchObject({ sampleCount: 4, payableAmount: 210 });
+    expect((await admin.delete(`/api/resources/reconciliation/${draft.id}`)).status).toBe(200);
+    expect((await linesOf(`hospital=${hospitals.A}&${MARCH}`)).every((l) => l.statementId === null)).toBe(true);
+    const sent = await create('reconciliation', { ...period, status: 'draft' });
+    expect(sent.payableAmount).toBe(210);
+    const current = (await admin.get<Rec>(`/api/resources/reconciliation/${sent.id}`)).body.resultObject;
+    expect((await admin.put(`/api/resources/reconciliation/${sent.id}`, { ...current, status: 'sent' })).status).toBe(
+      200,
+    );
+    const refused = await admin.delete(`/api/resources/reconciliation/${sent.id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.resultMessage).toBe('只有草稿状态的对账单可以删除');
+    expect((await linesOf(`statement=${sent.id}`)).length).toBe(Number(sent.lineCount));
+  });
+
   it('leaves settled lines alone in a later recalculation', async () => {
     const request = await create('priceRecalculation', {
       hospital: hospitals.B,
