@@ -344,7 +344,6 @@ describe('statements and write-offs from the lines', () => {
       hospital: hospitals.B,
       periodFrom: '2031-03-01',
       periodTo: '2031-03-31',
-      status: 'draft',
       payableAmount: 1,
       grossAmount: 1,
     });
@@ -378,7 +377,6 @@ describe('statements and write-offs from the lines', () => {
       hospital: hospitals.B,
       periodFrom: '2031-03-01',
       periodTo: '2031-03-31',
-      status: 'draft',
     });
     expect(second.status).toBe(400);
     expect(second.body.resultMessage).toBe('该医院在 2031-03-01 至 2031-03-31 没有未结算的收费明细');
@@ -415,16 +413,20 @@ describe('statements and write-offs from the lines', () => {
 
   it('deletes only a draft statement, which releases its lines', async () => {
     const period = { hospital: hospitals.A, periodFrom: '2031-03-01', periodTo: '2031-03-31' };
-    const draft = await create('reconciliation', { ...period, status: 'draft' });
+    const draft = await create('reconciliation', period);
+    expect(draft.status).toBe('draft');
     expect(draft).toMatchObject({ sampleCount: 4, payableAmount: 210 });
     expect((await admin.delete(`/api/resources/reconciliation/${draft.id}`)).status).toBe(200);
     expect((await linesOf(`hospital=${hospitals.A}&${MARCH}`)).every((l) => l.statementId === null)).toBe(true);
-    const sent = await create('reconciliation', { ...period, status: 'draft' });
+    const sent = await create('reconciliation', period);
     expect(sent.payableAmount).toBe(210);
+    // Its state moves by its steps only: a typed one is refused.
     const current = (await admin.get<Rec>(`/api/resources/reconciliation/${sent.id}`)).body.resultObject;
-    expect((await admin.put(`/api/resources/reconciliation/${sent.id}`, { ...current, status: 'sent' })).status).toBe(
-      200,
+    expect((await admin.put(`/api/resources/reconciliation/${sent.id}`, { ...current, status: 'paid' })).status).toBe(
+      400,
     );
+    const send = await admin.post<Rec>(`/api/resources/reconciliation/${sent.id}/transitions/send`, {});
+    expect(send.body.resultObject).toMatchObject({ status: 'sent', payableAmount: 210 });
     const refused = await admin.delete(`/api/resources/reconciliation/${sent.id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.resultMessage).toBe('只有草稿状态的对账单可以删除');

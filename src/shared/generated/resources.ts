@@ -374,7 +374,7 @@ export interface ReconciliationRecord {
   payableAmount?: number | null;
   lineCount?: number | null;
   writtenOffAmount?: number | null;
-  status: ('draft' | 'sent' | 'confirmed' | 'disputed' | 'paid') | null;
+  status?: ('draft' | 'sent' | 'confirmed' | 'disputed' | 'paid') | null;
   invoiceNo?: string | null;
   invoiceDate?: string | null;
   receivedAmount?: number | null;
