@@ -71,7 +71,7 @@ const idOf = async (resource: string, name: string) =>
     .resultObject.records[0]!.id;
 
 const MARCH = 'from=2031-03-01&to=2031-03-31';
-const hospitals: Record<'A' | 'B' | 'C', number> = { A: 0, B: 0, C: 0 };
+const hospitals: Record<'A' | 'B' | 'C' | 'D', number> = { A: 0, B: 0, C: 0, D: 0 };
 const purposes: Record<'liver' | 'blood' | 'electrolytes', number> = { liver: 0, blood: 0, electrolytes: 0 };
 const barcodes: Record<string, string> = {};
 const specimenIds: Record<string, number> = {};
@@ -121,6 +121,7 @@ beforeAll(async () => {
   hospitals.A = await hospital('T-CH-A', 'T 甲医院');
   hospitals.B = await hospital('T-CH-B', 'T 乙医院');
   hospitals.C = await hospital('T-CH-C', 'T 丙医院');
+  hospitals.D = await hospital('T-CH-D', 'T 丁医院');
   specimenType = await idOf('specimenType', '血清');
   purposes.liver = await idOf('inspectionPurpose', '肝功能'); // SH-GGN, catalogue 36.00, 生化组
   purposes.blood = await idOf('inspectionPurpose', '血常规'); // LJ-XCG, catalogue 20.00, 临检组
@@ -170,6 +171,8 @@ beforeAll(async () => {
   await onDay(12);
   await register('丙1', hospitals.C, [purposes.electrolytes, purposes.liver]);
   await register('丙2', hospitals.C, [purposes.electrolytes, purposes.liver]);
+  // 甲状腺功能 + 肝功能 make up the set 甲功肝功组合 (115.00, below 90.00 + 36.00); 血常规 is billed on its own.
+  await register('丁1', hospitals.D, [await idOf('inspectionPurpose', '甲状腺功能'), purposes.liver, purposes.blood]);
   // Cancelled on its day: its charge reversed.
   await onDay(15);
   await register('甲5', hospitals.A, [purposes.liver]);
@@ -234,6 +237,11 @@ describe('charges from what was ordered', () => {
     expect(b1.map((l) => [l.code, l.priceCents, l.discountCents, l.payableCents])).toEqual([
       ['SH-GGN', 4000, 400, 3600],
       ['LJ-XCG', 2000, 300, 1700],
+    ]);
+    const d1 = await linesOf(`barcode=${barcodes.丁1}`);
+    expect(d1.map((l) => [l.code, l.priceSource, l.payable])).toEqual([
+      ['TJ-JGN', 'catalogue', '115.00'],
+      ['LJ-XCG', 'catalogue', '20.00'],
     ]);
     const c1 = await linesOf(`barcode=${barcodes.丙1}`);
     expect(c1.map((l) => [l.code, l.priceSource, l.payableCents])).toEqual([

@@ -51,7 +51,7 @@ export async function chargeSpecimen(
   let book: PriceBook | undefined;
   if (!ended && hospitalId) {
     const purposeIds = (Array.isArray(s.purposes) ? s.purposes : []).map(Number).filter(Boolean);
-    ({ units: wanted, book } = await billedUnits(kernel, tx, row.orgId, purposeIds, barcode));
+    ({ units: wanted, book } = await billedUnits(kernel, tx, row.orgId, { purposeIds, sex: String(s.sex), barcode }));
   }
   const at = kernel.now();
   const stale = open.filter((l) => l.hospitalId !== hospitalId || !wanted.some((u) => sameUnit(l, u)));

@@ -2,9 +2,12 @@ import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { cents, discounted, rateTenths } from './money.js';
 
-/** One thing billed for a specimen: a purpose priced as a whole, or an item of a purpose without a price. */
+/**
+ * One thing billed for a specimen: an inspection set whose purposes it orders, a purpose priced as a
+ * whole, or an item of a purpose without a price.
+ */
 export interface BilledUnit {
-  unit: 'purpose' | 'item';
+  unit: 'set' | 'purpose' | 'item';
   refId: number;
   code: string;
   name: string;
@@ -49,21 +52,21 @@ export const rowOf = (r: { id: number; data: object }): Row => ({
   data: r.data as unknown as Record<string, unknown>,
 });
 
-/** Purposes and items as billed units, with their professional group's name and code. */
+/** Sets, purposes and items as billed units, with their professional group's name and code (a set has none). */
 export async function unitsOf(
   kernel: Kernel,
   tx: Queryable,
   orgId: number,
-  purposes: Row[],
-  items: Row[],
+  units: { sets?: Row[]; purposes: Row[]; items: Row[] },
 ): Promise<BilledUnit[]> {
+  const { sets = [], purposes, items } = units;
   const groupIds = [...purposes, ...items].map((r) => Number(r.data.professionalGroup)).filter(Boolean);
   const groups = (await kernel.records.byIds(tx, 'professionalGroup', orgId, [...new Set(groupIds)])).map(rowOf);
   const groupOf = (id: unknown) => {
     const g = groups.find((x) => x.id === Number(id));
     return g ? [text(g.data.name), text(g.data.code)].filter(Boolean) : [];
   };
-  const unit = (kind: 'purpose' | 'item', r: Row): BilledUnit => ({
+  const unit = (kind: BilledUnit['unit'], r: Row): BilledUnit => ({
     unit: kind,
     refId: r.id,
     code: text(r.data.code),
@@ -71,39 +74,63 @@ export async function unitsOf(
     group: groupOf(r.data.professionalGroup),
     catalogueCents: cents(r.data.price),
   });
-  return [...purposes.map((p) => unit('purpose', p)), ...items.map((i) => unit('item', i))];
+  return [
+    ...sets.map((x) => unit('set', x)),
+    ...purposes.map((p) => unit('purpose', p)),
+    ...items.map((i) => unit('item', i)),
+  ];
 }
 
 /**
- * What a specimen orders, as finance bills it, and the price book that prices it: each purpose with a
- * price of its own (in the catalogue or on the price list under its code) is one line, priced as a whole
- * like a set; a purpose without one is billed item by item. An item two purposes share is billed once.
- * The price list is read for these purposes' and items' codes only.
+ * The inspection sets a specimen's purposes make up: an enabled set (of two purposes or more, for the
+ * patient's sex) all of whose purposes are ordered is billed at the set's price instead of them. The
+ * largest set is taken first; a purpose goes into one set at most.
+ */
+function setsOrdered(sets: Row[], purposeIds: number[], sex: string): { sets: Row[]; rest: number[] } {
+  const purposesOf = (x: Row) => (Array.isArray(x.data.purposes) ? x.data.purposes.map(Number) : []);
+  const candidates = sets
+    .filter((x) => enabled(x) && purposesOf(x).length >= 2)
+    .filter((x) => !x.data.sex || x.data.sex === 'all' || x.data.sex === sex)
+    .sort((a, b) => purposesOf(b).length - purposesOf(a).length || a.id - b.id);
+  let rest = [...new Set(purposeIds)];
+  const taken: Row[] = [];
+  for (const x of candidates) {
+    if (!purposesOf(x).every((p) => rest.includes(p))) continue;
+    taken.push(x);
+    rest = rest.filter((p) => !purposesOf(x).includes(p));
+  }
+  return { sets: taken, rest };
+}
+
+/**
+ * What a specimen orders, as finance bills it, and the price book that prices it: the inspection sets its
+ * purposes make up, each one line at the set's price; each other purpose with a price of its own (in
+ * the catalogue or on the price list under its code) one line, priced as a whole; a purpose without one
+ * item by item (an item two purposes share is billed once). The price list is read for these codes only.
  */
 export async function billedUnits(
   kernel: Kernel,
   tx: Queryable,
   orgId: number,
-  purposeIds: number[],
-  barcode: string,
+  ordered: { purposeIds: number[]; sex: string; barcode: string },
 ): Promise<{ units: BilledUnit[]; book: PriceBook }> {
-  const purposes = (await kernel.records.byIds(tx, 'inspectionPurpose', orgId, [...new Set(purposeIds)])).map(rowOf);
+  const allSets = (await kernel.records.find(tx, 'inspectionSet', orgId)).map(rowOf);
+  const { sets, rest } = setsOrdered(allSets, ordered.purposeIds, ordered.sex);
+  const purposes = (await kernel.records.byIds(tx, 'inspectionPurpose', orgId, rest)).map(rowOf);
   const itemsOf = (p: Row) => (Array.isArray(p.data.items) ? p.data.items.map(Number) : []);
   const items = (await kernel.records.byIds(tx, 'inspectionItem', orgId, [...new Set(purposes.flatMap(itemsOf))])).map(
     rowOf,
   );
-  const codes = [...purposes, ...items].map((r) => text(r.data.code)).filter(Boolean);
-  const book = await priceBook(kernel, tx, orgId, codes, [barcode]);
+  const codes = [...sets, ...purposes, ...items].map((r) => text(r.data.code)).filter(Boolean);
+  const book = await priceBook(kernel, tx, orgId, codes, [ordered.barcode]);
   const listed = listedIn(book);
   const whole = purposes.filter((p) => cents(p.data.price) !== undefined || listed(text(p.data.code)));
   const billedItems = new Set(purposes.filter((p) => !whole.includes(p)).flatMap(itemsOf));
-  const units = await unitsOf(
-    kernel,
-    tx,
-    orgId,
-    whole,
-    items.filter((i) => billedItems.has(i.id)),
-  );
+  const units = await unitsOf(kernel, tx, orgId, {
+    sets,
+    purposes: whole,
+    items: items.filter((i) => billedItems.has(i.id)),
+  });
   return { units, book };
 }
 

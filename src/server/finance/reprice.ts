@@ -20,9 +20,11 @@ const differs = (l: ChargeLine, p: Priced) =>
 /** The units of lines as the catalogue describes them today (a unit since removed keeps the line's own). */
 async function currentUnits(kernel: Kernel, tx: Queryable, orgId: number, lines: ChargeLine[]) {
   const ids = (unit: string) => [...new Set(lines.filter((l) => l.unit === unit).map((l) => l.refId))];
+  const sets = (await kernel.records.byIds(tx, 'inspectionSet', orgId, ids('set'))).map(rowOf);
   const purposes = (await kernel.records.byIds(tx, 'inspectionPurpose', orgId, ids('purpose'))).map(rowOf);
   const items = (await kernel.records.byIds(tx, 'inspectionItem', orgId, ids('item'))).map(rowOf);
-  const units = new Map((await unitsOf(kernel, tx, orgId, purposes, items)).map((u) => [`${u.unit}:${u.refId}`, u]));
+  const described = await unitsOf(kernel, tx, orgId, { sets, purposes, items });
+  const units = new Map(described.map((u) => [`${u.unit}:${u.refId}`, u]));
   return (l: ChargeLine): BilledUnit =>
     units.get(`${l.unit}:${l.refId}`) ?? {
       unit: l.unit,

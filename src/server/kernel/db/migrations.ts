@@ -514,8 +514,8 @@ create table charge_line (
   -- The day the charge belongs to (the specimen's registration day): prices, discounts and statements go by it.
   service_date date not null,
   kind text not null check (kind in ('charge', 'reversal')),
-  -- What is billed: a purpose priced as a whole, or an item of a purpose without a price of its own.
-  unit text not null check (unit in ('purpose', 'item')),
+  -- What is billed: an inspection set, a purpose priced as a whole, or an item of a purpose without a price of its own.
+  unit text not null check (unit in ('set', 'purpose', 'item')),
   ref_id bigint not null,
   code text not null,
   name text not null,
