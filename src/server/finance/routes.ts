@@ -3,10 +3,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
 import { ok } from '../kernel/http/envelope.js';
+import { sendWorkbook } from '../kernel/resources/routes.js';
 import { present } from '../kernel/resources/records.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { refuse, runRecordCommand } from '../kernel/resources/commands.js';
+import { exportLines, hospitalTotals, listLines } from './lines.js';
+import { runRecalculation } from './recalculation.js';
 
 const MESSAGES = {
   closed: { 'zh-CN': '该结算已审核完毕，不能再次审核', 'en-US': 'This settlement audit is already closed' },
@@ -63,4 +66,16 @@ export async function financeRoutes(app: FastifyInstance, ctx: Kernel) {
     };
   app.post('/api/finance/settlementAudit/:id/approve', audit(true));
   app.post('/api/finance/settlementAudit/:id/reject', audit(false));
+
+  // Charges: the lines, each hospital's totals, and running a price recalculation.
+  type Listing = FastifyRequest<{ Querystring: Record<string, string | undefined> }>;
+  app.get('/api/finance/chargeLines', async (request: Listing) => ok(await listLines(ctx, request)));
+  app.get('/api/finance/chargeLines/export.xlsx', async (request: Listing, reply) => {
+    const { buffer, fileName } = await exportLines(ctx, request);
+    return sendWorkbook(reply, buffer, fileName);
+  });
+  app.get('/api/finance/chargeTotals', async (request: Listing) => ok(await hospitalTotals(ctx, request)));
+  app.post('/api/finance/priceRecalculation/:id/run', async (request: FastifyRequest<{ Params: { id: string } }>) =>
+    ok(present(await runRecalculation(ctx, request))),
+  );
 }

@@ -288,7 +288,7 @@ export interface ExpressShipmentRecord {
 }
 
 /**
- * Discounts granted to a hospital (or all hospitals) on all items, a professional group or one item, for a period; settlement applies them to the settlement price.
+ * Discounts granted to a hospital (or all hospitals) on all items, a professional group or one item, for a period. Charge lines apply the most specific one of the day (one item, then a group, then all items; the hospital's own before one for every hospital) to the settlement price, rounded half up to the cent.
  */
 export interface DiscountRecord {
   name: string | null;
@@ -305,43 +305,47 @@ export interface DiscountRecord {
 }
 
 /**
- * Specimens tested free of charge (retests after a lab error, complaints, research, staff), each with its reason and approval so settlement leaves them out.
+ * Specimens tested free of charge (retests after a lab error, complaints, research, staff), each with its reason and approval; once approved, the specimen's charge lines it names are repriced to nothing to pay.
  */
 export interface FreeOfChargeRecord {
   barcode: string | null;
-  patientName: string | null;
-  hospital: number | null;
+  patientName?: string | null;
+  hospital?: number | null;
   itemNames: string | null;
-  amount: number | null;
+  amount?: number | null;
   reason: ('retest' | 'complaint' | 'research' | 'staff' | 'charity' | 'other') | null;
   reasonDetail?: string | null;
-  applicant: string | null;
+  applicant?: string | null;
   applyDate: string | null;
-  approvalStatus: ('pending' | 'approved' | 'rejected') | null;
+  approvalStatus?: ('pending' | 'approved' | 'rejected') | null;
   approver?: string | null;
 }
 
 /**
- * Requests to recalculate charges after a price change, for one hospital and period; only records not yet settled are recalculated, and the request keeps old and new price and who ran it.
+ * Recalculation of charges after a price or discount change, for a period (and a hospital, a code, or all): the server prices every unsettled charge line of the period again and, for each that changed, writes a reversing line and a new charge marked with this request; the counts and amounts before and after are computed. Settled lines are never changed.
  */
 export interface PriceRecalculationRecord {
-  batchNo: string | null;
-  hospital: number | null;
-  itemCode: string | null;
-  itemName: string | null;
+  batchNo?: string | null;
+  hospital?: number | null;
+  itemCode?: string | null;
+  itemName?: string | null;
   periodFrom: string | null;
-  periodTo?: string | null;
-  oldPrice: number | null;
-  newPrice: number | null;
+  periodTo: string | null;
+  oldAmount?: number | null;
+  newAmount?: number | null;
+  difference?: number | null;
   affectedRecords?: number | null;
-  status: ('pending' | 'done' | 'cancelled') | null;
-  requestedBy: string | null;
+  affectedSpecimens?: number | null;
+  checkedRecords?: number | null;
+  status?: ('pending' | 'done' | 'cancelled') | null;
+  requestedBy?: string | null;
   executedAt?: string | null;
+  executedBy?: string | null;
   remark?: string | null;
 }
 
 /**
- * Price of each inspection item: the lab's standard charge and the agreed settlement price per customer hospital, each valid for a period.
+ * Price of what the lab bills (an inspection item, or a purpose billed as a whole): the lab's standard charge and the agreed settlement price per referring hospital, each valid for a period. A specimen's charge lines take the hospital's agreed price of the day, else the standard one, else the catalogue's.
  */
 export interface ItemPriceRecord {
   itemCode: string | null;
@@ -357,18 +361,20 @@ export interface ItemPriceRecord {
 }
 
 /**
- * Statement per hospital and period: specimens and amount due after discounts, the invoice issued and the money received (receivable = payable − received).
+ * Statement per hospital and period, computed from the charge lines: creating it takes every unsettled charge line of the hospital registered in the period (which are settled from then on: recalculation leaves them alone) and counts specimens, gross, discounts and payable; the invoice issued and the money received are entered (receivable = payable − received − written off). A draft statement may be deleted, which releases its lines.
  */
 export interface ReconciliationRecord {
-  statementNo: string | null;
+  statementNo?: string | null;
   hospital: number | null;
   periodFrom: string | null;
-  periodTo?: string | null;
-  sampleCount: number | null;
-  grossAmount: number | null;
+  periodTo: string | null;
+  sampleCount?: number | null;
+  grossAmount?: number | null;
   discountAmount?: number | null;
-  payableAmount: number | null;
-  status: ('draft' | 'sent' | 'confirmed' | 'disputed' | 'paid') | null;
+  payableAmount?: number | null;
+  lineCount?: number | null;
+  writtenOffAmount?: number | null;
+  status?: ('draft' | 'sent' | 'confirmed' | 'disputed' | 'paid') | null;
   invoiceNo?: string | null;
   invoiceDate?: string | null;
   receivedAmount?: number | null;
@@ -396,7 +402,7 @@ export interface SalesmanRecord {
 export interface SettlementAuditRecord {
   auditNo: string | null;
   statement: number | null;
-  amount: number | null;
+  amount?: number | null;
   status?: ('firstPending' | 'finalPending' | 'approved' | 'rejected') | null;
   firstAuditor?: string | null;
   firstAuditAt?: string | null;
@@ -406,16 +412,18 @@ export interface SettlementAuditRecord {
 }
 
 /**
- * Charges written off (cancelled tests, rejected specimens, goodwill) with amount, reason and approver, so reconciliation statements add up.
+ * Charges written off (goodwill, duplicate charges, disputes) against a statement, with amount, reason and approver; a write-off never takes off more than the statement (or the named specimen on it) still owes, and the statement shows the total written off.
  */
 export interface FinanceWriteOffRecord {
-  writeOffNo: string | null;
-  hospital: number | null;
+  writeOffNo?: string | null;
+  statement: number | null;
+  hospital?: number | null;
   barcode?: string | null;
   amount: number | null;
   reason: ('rejected' | 'cancelled' | 'duplicate' | 'goodwill') | null;
   approvedBy: string | null;
-  writtenOffOn: string | null;
+  writtenOffOn?: string | null;
+  writtenOffBy?: string | null;
   remark?: string | null;
 }
 
