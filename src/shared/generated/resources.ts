@@ -345,7 +345,7 @@ export interface PriceRecalculationRecord {
 }
 
 /**
- * Price of what the lab bills (an inspection item, or a purpose billed as a whole): the lab's standard charge and the agreed settlement price per referring hospital, each valid for a period. A specimen's charge lines take the hospital's agreed price of the day, else the standard one, else the catalogue's.
+ * Price of what the lab bills (an inspection set, a purpose billed as a whole, or an item): the lab's standard charge and the agreed settlement price per referring hospital, each valid for a period. A specimen's charge lines take the hospital's agreed price of the day, else the standard one, else the catalogue's.
  */
 export interface ItemPriceRecord {
   itemCode: string | null;
