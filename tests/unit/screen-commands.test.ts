@@ -263,6 +263,14 @@ describe('a screen command on the server', () => {
       { path: '/actions/toolbar/0/endpoint', message: 'the server has no POST /api/data/input/upLoadNothing' },
     ]);
   });
+
+  it('checks that a worksheet saves to a call the server has', () => {
+    const sheet = (save: string): ScreenSchema => ({ ...screen, list: { worksheet: { field: 'name', save } } });
+    expect(commandProblems(sheet('/api/qc/results/{id}/evaluate'), hasRoute)).toEqual([]);
+    expect(commandProblems(sheet('/api/results/sheet'), hasRoute)).toEqual([
+      { path: '/list/worksheet/save', message: 'the server has no POST /api/results/sheet' },
+    ]);
+  });
 });
 
 describe('a list query when its schema changes', () => {

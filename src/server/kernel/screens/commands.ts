@@ -15,7 +15,7 @@ export function routePatterns(endpoint: string): string[] {
 }
 
 /**
- * A named command of a screen calls a server endpoint; the schema may only name calls the server
+ * A named command of a screen (and a worksheet's save) calls a server endpoint; the schema may only name calls the server
  * implements under /api (where every call is authenticated and checked by its own route), so a typo
  * or a made-up URL is a schema error, not a button that fails in front of the user.
  */
@@ -36,5 +36,9 @@ export function commandProblems(screen: ScreenSchema, hasRoute: RouteCheck): { p
         problems.push({ path: `${where}/endpoint`, message: `the server has no ${method} ${action.endpoint}` });
     });
   }
+  // A worksheet's save is a call like a command's: one the server has.
+  const save = screen.list?.worksheet?.save;
+  if (save && !routePatterns(save).some((url) => hasRoute('POST', url)))
+    problems.push({ path: '/list/worksheet/save', message: `the server has no POST ${save}` });
   return problems;
 }
