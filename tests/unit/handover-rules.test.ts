@@ -46,8 +46,8 @@ function storeOf(handovers: StoredRecord[], lastNumberOfDay = 0): RecordStore {
       if (resource !== 'handoverRecord') return [];
       return ids.flatMap((id) => handovers.filter((h) => h.id === id && h.orgId === orgId));
     },
-    async lastNumber() {
-      return lastNumberOfDay;
+    async nextNumber(_db: Queryable, _resource: string, _orgId: number, _field: string, prefix: string) {
+      return `${prefix}${String(lastNumberOfDay + 1).padStart(4, '0')}`;
     },
   };
   return fake as unknown as RecordStore;

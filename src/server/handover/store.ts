@@ -144,6 +144,5 @@ export async function deleteLines(records: RecordStore, tx: Queryable, orgId: nu
 /** The next number of the day, JJyyyyMMdd-0001 onwards (under the handover lock, so never issued twice). */
 export async function nextHandoverNo(records: RecordStore, tx: Queryable, orgId: number, now: Date): Promise<string> {
   const prefix = `JJ${stamp(now).slice(0, 10).replaceAll('-', '')}-`;
-  const last = await records.lastNumber(tx, HANDOVER, orgId, 'handoverNo', prefix);
-  return `${prefix}${String(last + 1).padStart(4, '0')}`;
+  return records.nextNumber(tx, HANDOVER, orgId, 'handoverNo', prefix);
 }
