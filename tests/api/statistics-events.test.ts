@@ -257,7 +257,7 @@ describe('export', () => {
     const sheet = book.worksheets[0]!;
     const values = (n: number) => (sheet.getRow(n).values as unknown[]).slice(1);
     const header = values(1) as string[];
-    expect(header.slice(0, 4)).toEqual(['分组', '标本量', '中位数(分钟)', '90百分位(分钟)']);
+    expect(header.slice(0, 4)).toEqual(['分组', '检验数', '中位数(分钟)', '90百分位(分钟)']);
     expect(sheet.rowCount).toBe(1 + rows.length);
     rows.forEach((row, i) => {
       expect(values(i + 2).slice(0, 4)).toEqual([row.group, row.count, row.medianMinutes, row.p90Minutes]);
