@@ -11,6 +11,7 @@ import { screenBench } from './screens';
 import { engineBenchmark } from './engine';
 import { specimensBench } from './specimens';
 import { resultsBench } from './results';
+import { statisticsBench } from './statistics';
 
 const benches = {
   auth: authBench,
@@ -21,6 +22,7 @@ const benches = {
   engine: engineBenchmark,
   specimens: specimensBench,
   results: resultsBench,
+  statistics: statisticsBench,
 };
 
 async function main() {

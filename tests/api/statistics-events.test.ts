@@ -206,11 +206,12 @@ describe('turnaround from event times', () => {
   it('gives the pre-analytical figures from collection to receipt, held to the lab’s configured target', async () => {
     const query = `receivedAtFrom=${DAY}&receivedAtTo=${DAY}&by=test&sort=group,asc`;
     // 30, 60, 90 minutes; the default target is 120 minutes.
-    expect(pick(await figures('preInspectionTat', query), 'count', 'medianMinutes', 'p90Minutes', 'withinTargetShare'))
-      .toEqual([
-        { group: '白细胞计数', count: 3, medianMinutes: 60, p90Minutes: 84, withinTargetShare: 100 },
-        { group: '血红蛋白', count: 3, medianMinutes: 60, p90Minutes: 84, withinTargetShare: 100 },
-      ]);
+    expect(
+      pick(await figures('preInspectionTat', query), 'count', 'medianMinutes', 'p90Minutes', 'withinTargetShare'),
+    ).toEqual([
+      { group: '白细胞计数', count: 3, medianMinutes: 60, p90Minutes: 84, withinTargetShare: 100 },
+      { group: '血红蛋白', count: 3, medianMinutes: 60, p90Minutes: 84, withinTargetShare: 100 },
+    ]);
     const bad = await admin.post('/api/customConfig/updateCustomConfig', {
       configKey: 'statisticsTat',
       configValue: { preAnalyticalMinutes: 0, inLabMinutes: 1440 },
@@ -221,12 +222,12 @@ describe('turnaround from event times', () => {
       configValue: { preAnalyticalMinutes: 60, inLabMinutes: 1440 },
     });
     expect(saved.status, JSON.stringify(saved.body)).toBe(200);
-    expect(pick(await figures('preInspectionTat', query), 'targetMinutes', 'withinTarget', 'withinTargetShare')).toEqual(
-      [
-        { group: '白细胞计数', targetMinutes: 60, withinTarget: 2, withinTargetShare: 66.7 },
-        { group: '血红蛋白', targetMinutes: 60, withinTarget: 2, withinTargetShare: 66.7 },
-      ],
-    );
+    expect(
+      pick(await figures('preInspectionTat', query), 'targetMinutes', 'withinTarget', 'withinTargetShare'),
+    ).toEqual([
+      { group: '白细胞计数', targetMinutes: 60, withinTarget: 2, withinTargetShare: 66.7 },
+      { group: '血红蛋白', targetMinutes: 60, withinTarget: 2, withinTargetShare: 66.7 },
+    ]);
   });
 });
 
@@ -235,9 +236,39 @@ describe('workload', () => {
     const rows = await figures('workload', `atFrom=${DAY}&atTo=${DAY}&sort=group,asc`);
     const steps = ['registered', 'collected', 'received', 'tested', 'reviewed', 'audited', 'reported', 'count'];
     expect(pick(rows, ...steps)).toEqual([
-      { group: 'shenhe', registered: 0, collected: 0, received: 0, tested: 0, reviewed: 0, audited: 6, reported: 3, count: 9 },
-      { group: '王检验', registered: 5, collected: 3, received: 3, tested: 6, reviewed: 0, audited: 0, reported: 0, count: 17 },
-      { group: '系统管理员', registered: 0, collected: 0, received: 0, tested: 0, reviewed: 6, audited: 0, reported: 0, count: 6 },
+      {
+        group: 'shenhe',
+        registered: 0,
+        collected: 0,
+        received: 0,
+        tested: 0,
+        reviewed: 0,
+        audited: 6,
+        reported: 3,
+        count: 9,
+      },
+      {
+        group: '王检验',
+        registered: 5,
+        collected: 3,
+        received: 3,
+        tested: 6,
+        reviewed: 0,
+        audited: 0,
+        reported: 0,
+        count: 17,
+      },
+      {
+        group: '系统管理员',
+        registered: 0,
+        collected: 0,
+        received: 0,
+        tested: 0,
+        reviewed: 6,
+        audited: 0,
+        reported: 0,
+        count: 6,
+      },
     ]);
     expect(await figures('workload', 'atFrom=2031-03-03')).toEqual([]);
   });

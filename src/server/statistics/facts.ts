@@ -100,9 +100,13 @@ export async function specimenVolume(db: Queryable, q: FactQuery): Promise<{ row
     );
   const key = isInterval(q.by)
     ? periodSql('f.registered_at', q.by, q.offsetMinutes)
-    : { hospital: 'f.hospital_id', specimenType: 'f.specimen_type_id', purpose: 'p.purpose', group: 'f.group_id', test: 'f.item_id' }[
-        q.by
-      ];
+    : {
+        hospital: 'f.hospital_id',
+        specimenType: 'f.specimen_type_id',
+        purpose: 'p.purpose',
+        group: 'f.group_id',
+        test: 'f.item_id',
+      }[q.by];
   const from = perTest ? 'stat_specimen_item f' : 'stat_specimen f';
   const unnest = q.by === 'purpose' ? 'cross join lateral unnest(f.purposes) as p(purpose)' : '';
   const counted = perTest ? 'count(distinct f.specimen_id)::int' : 'count(*)::int';

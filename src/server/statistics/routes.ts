@@ -263,7 +263,11 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
     sort: 'count,desc',
     figures: volume('hospital'),
   },
-  preInspectionTat: { resource: 'statPreInspectionTat', sort: 'count,desc', figures: tat('preAnalytical', 'receivedAt') },
+  preInspectionTat: {
+    resource: 'statPreInspectionTat',
+    sort: 'count,desc',
+    figures: tat('preAnalytical', 'receivedAt'),
+  },
   inLabTat: { resource: 'statInLabTat', sort: 'count,desc', figures: tat('inLab', 'reportedAt') },
   workload: { resource: 'statWorkload', sort: 'count,desc', figures: workloadRows },
   sampleModification: { resource: 'statSampleModification', sort: 'count,desc', figures: sampleModification },
