@@ -684,6 +684,9 @@ begin
                  from record_event where resource = 'specimen' and kind = 'transition'
                 group by org_id, record_id) e on e.org_id = r.org_id and e.record_id = r.id
    where r.resource = 'specimen';
+  -- Whole tables are joined: hash joins, planned with the new table's real size.
+  analyze stat_specimen;
+  perform set_config('enable_nestloop', 'off', true);
   insert into stat_specimen_item (org_id, specimen_id, item_id, group_id, hospital_id, registered_at, collected_at,
                                   received_at, reported_at, cancelled)
   select distinct on (s.org_id, s.specimen_id, stat_int(x.data->'item'))
