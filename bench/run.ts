@@ -12,6 +12,7 @@ import { engineBenchmark } from './engine';
 import { specimensBench } from './specimens';
 import { resultsBench } from './results';
 import { chargesBench } from './charges';
+import { statisticsBench } from './statistics';
 
 const benches = {
   auth: authBench,
@@ -23,6 +24,7 @@ const benches = {
   specimens: specimensBench,
   results: resultsBench,
   charges: chargesBench,
+  statistics: statisticsBench,
 };
 
 async function main() {

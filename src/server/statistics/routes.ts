@@ -1,13 +1,31 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
-import type { ResourceName } from '../kernel/resources/store.js';
 import { screenOf } from '../kernel/resources/commands.js';
+import { exportWorkbook } from '../kernel/resources/excel.js';
+import type { ApiRecord } from '../kernel/resources/records.js';
+import { sendWorkbook } from '../kernel/resources/routes.js';
 import { managedOrganizations } from '../kernel/identity/organizations.js';
-import { groupBy, minutesBetween, page, percentile, share } from './figures.js';
+import {
+  DIMENSION_RESOURCE,
+  dimensionOf,
+  idOf,
+  labSummary,
+  specimenVolume,
+  turnaround,
+  workload,
+  WORK_STEPS,
+  type Dimension,
+  type FactQuery,
+  type KeyedRow,
+  type WorkStep,
+} from './facts.js';
+import { page, share, sorted } from './figures.js';
+import { offsetAt, periodOf } from './period.js';
+import { targetsOf } from './targets.js';
 
 type Query = Record<string, string | undefined>;
 type Row = Record<string, unknown>;
@@ -16,113 +34,92 @@ interface Env {
   orgId: number;
   locale: Locale;
   query: Query;
-  /**
-   * Records of a source resource the caller may read, narrowed by the period filter of the statistic
-   * (the query's {periodKey}From / To), or by the period given; the caller's organisation's, or those of
-   * another organisation the caller manages (group data analysis).
-   */
-  records(
-    resource: string,
-    periodKey: string,
-    period?: { from?: string; to?: string },
-    orgId?: number,
-  ): Promise<{ screen: ScreenSchema; records: StoredRecord[] }>;
+  /** The screen of a source resource, when the caller may read it (its figures are the caller's to see). */
+  source(resource: string): ScreenSchema;
+  /** Records of a source resource the caller may read (the QC chart's, a page of points). */
+  records(resource: string, params: Query): Promise<{ screen: ScreenSchema; records: StoredRecord[] }>;
 }
 
-/** A date-only upper bound covers the whole day of datetime values. */
-const endOfDay = (to: string | undefined) => (to && to.length === 10 ? `${to} 23:59:59` : to);
+/** Minutes as the screens show them: to a tenth (a median of two whole minutes may fall halfway). */
+const minutes = (n: unknown) => (n === null || n === undefined ? null : Math.round(Number(n) * 10) / 10);
 
-const labelOf = (screen: ScreenSchema, key: string, value: unknown, locale: Locale) =>
-  optionLabel(fieldByKey(screen, key), value, locale) ?? String(value ?? '—');
+/** The rows' keys named: a record's title (its id when it has none left), a period as it reads, '—' for none. */
+async function named(env: Env, by: Dimension, rows: KeyedRow[]): Promise<(Row & { group: string })[]> {
+  const resource = DIMENSION_RESOURCE[by];
+  const ids = rows.map((r) => r.key).filter((k): k is number => typeof k === 'number');
+  const titles = resource ? await env.ctx.records.titles(env.ctx.db, resource, env.orgId, ids) : undefined;
+  return rows.map(({ key, ...figures }) => ({
+    group: key === null ? '—' : titles ? (titles.get(Number(key)) ?? String(key)) : String(key),
+    ...(typeof key === 'number' && { key }),
+    ...figures,
+  }));
+}
 
-function volume(key: string): (env: Env) => Promise<Row[]> {
+/** The query of a fact figure: the period of `periodKey`, the breakdown asked (or the default) and the filters. */
+function factQuery(env: Env, periodKey: string, offered: readonly Dimension[], fallback: Dimension): FactQuery {
+  const { query, locale } = env;
+  return {
+    orgId: env.orgId,
+    period: periodOf(query, periodKey, locale),
+    by: dimensionOf(query.by, offered, locale) ?? fallback,
+    offsetMinutes: offsetAt(env.ctx.now()),
+    hospital: idOf(query.hospital, 'hospital', locale),
+    group: idOf(query.professionalGroup, 'professionalGroup', locale),
+    item: idOf(query.item, 'item', locale),
+  };
+}
+
+const VOLUME_BY: Dimension[] = ['hospital', 'specimenType', 'purpose', 'group', 'test', 'day', 'week', 'month'];
+const TAT_BY: Dimension[] = ['test', 'group', 'hospital', 'day', 'week', 'month'];
+
+/**
+ * Specimen volume (domain: specimens, not reports nor tests) in the period of registration, broken
+ * down by `fallback` unless the query asks another breakdown (`by`).
+ */
+function volume(fallback: Dimension): (env: Env) => Promise<Row[]> {
   return async (env) => {
-    const { screen, records } = await env.records('reportRecord', 'reportedAt');
-    const field = screen.fields.find((f) => f.key === key);
-    const labels =
-      field?.type === 'reference' && field.reference
-        ? await env.ctx.records.titles(
-            env.ctx.db,
-            field.reference.resource as ResourceName,
-            env.orgId,
-            records.map((r) => r.data[key]).filter((v): v is number => typeof v === 'number'),
-            field.reference.labelField,
-          )
-        : undefined;
-    const name = (r: StoredRecord) => {
-      const v = r.data[key];
-      return v === undefined || v === null || v === ''
-        ? '—'
-        : labels
-          ? (labels.get(v as number) ?? String(v))
-          : String(v);
-    };
-    return [...groupBy(records, name)].map(([group, rs]) => ({
-      group,
-      count: rs.length,
-      share: share(rs.length, records.length),
+    env.source('specimen');
+    const q = factQuery(env, 'registeredAt', VOLUME_BY, fallback);
+    const { rows, total } = await specimenVolume(env.ctx.db, q);
+    return (await named(env, q.by, rows)).map((r) => ({ ...r, share: share(Number(r.count), total) }));
+  };
+}
+
+/** Pre-analytical or in-lab turnaround of tests, per test (default), group, hospital or period. */
+function tat(which: 'preAnalytical' | 'inLab', periodKey: string): (env: Env) => Promise<Row[]> {
+  return async (env) => {
+    env.source('specimen');
+    const q = factQuery(env, periodKey, TAT_BY, 'test');
+    const targets = await targetsOf(env.ctx.db, env.orgId);
+    const rows = await turnaround(
+      env.ctx.db,
+      q,
+      which,
+      which === 'inLab'
+        ? { defaultMinutes: targets.inLabMinutes, itemTargets: true }
+        : { defaultMinutes: targets.preAnalyticalMinutes, itemTargets: false },
+    );
+    return (await named(env, q.by, rows)).map((r) => ({
+      ...r,
+      medianMinutes: minutes(r.medianMinutes),
+      p90Minutes: minutes(r.p90Minutes),
+      maxMinutes: minutes(r.maxMinutes),
+      targetMinutes: minutes(r.targetMinutes),
+      withinTargetShare: share(Number(r.withinTarget), Number(r.count)),
     }));
   };
 }
 
-function turnaround(fromKey: string, toKey: string): (env: Env) => Promise<Row[]> {
-  return async (env) => {
-    const { records } = await env.records('reportRecord', 'reportedAt');
-    const timed = records
-      .map((r) => ({
-        group: String(r.data.professionalGroup ?? '—'),
-        minutes: minutesBetween(r.data[fromKey], r.data[toKey]),
-      }))
-      .filter((r): r is { group: string; minutes: number } => r.minutes !== undefined);
-    return [...groupBy(timed, (r) => r.group)].map(([group, rs]) => {
-      const minutes = rs.map((r) => r.minutes);
-      return {
-        group,
-        count: rs.length,
-        medianMinutes: percentile(minutes, 50),
-        p90Minutes: percentile(minutes, 90),
-        maxMinutes: Math.max(...minutes),
-      };
-    });
-  };
-}
-
-/** Who did which step of a specimen's way, as the lab's own records name them (text fields holding a person). */
-const WORK_STEPS: {
-  resource: string;
-  periodKey: string;
-  person: string;
-  step: 'collected' | 'received' | 'tested' | 'reviewed' | 'diagnosed';
-}[] = [
-  { resource: 'specimen', periodKey: 'collectedAt', person: 'collector', step: 'collected' },
-  { resource: 'specimen', periodKey: 'receivedAt', person: 'receiver', step: 'received' },
-  { resource: 'inspectionResult', periodKey: 'testedAt', person: 'tester', step: 'tested' },
-  { resource: 'inspectionResult', periodKey: 'testedAt', person: 'reviewer', step: 'reviewed' },
-  { resource: 'reportRecord', periodKey: 'reportedAt', person: 'reviewer', step: 'reviewed' },
-  { resource: 'pathologyDiagnosis', periodKey: 'diagnosedAt', person: 'diagnosedBy', step: 'diagnosed' },
-];
-
-/**
- * Workload (domain: the specimens and results handled per person and period): specimens collected and
- * received, results tested and reviewed (results and reports), pathology diagnoses, per staff member.
- */
-async function workload(env: Env): Promise<Row[]> {
-  const period = { from: env.query.atFrom, to: env.query.atTo };
-  const counts = new Map<string, Record<(typeof WORK_STEPS)[number]['step'], number>>();
-  for (const { resource, periodKey, person, step } of WORK_STEPS) {
-    const { records } = await env.records(resource, periodKey, period);
-    for (const r of records) {
-      const name = typeof r.data[person] === 'string' ? (r.data[person] as string).trim() : '';
-      if (!name) continue;
-      const row = counts.get(name) ?? { collected: 0, received: 0, tested: 0, reviewed: 0, diagnosed: 0 };
-      row[step]++;
-      counts.set(name, row);
-    }
-  }
-  return [...counts].map(([group, c]) => ({
-    group,
-    ...c,
-    count: c.collected + c.received + c.tested + c.reviewed + c.diagnosed,
+/** Workload (domain: per person and period): the lifecycle steps each signed-in person ran. */
+async function workloadRows(env: Env): Promise<Row[]> {
+  env.source('specimen');
+  const people = await workload(env.ctx.db, { orgId: env.orgId, period: periodOf(env.query, 'at', env.locale) });
+  const steps = Object.keys(WORK_STEPS) as WorkStep[];
+  return people.map((p) => ({
+    group: p.name,
+    key: p.actorId,
+    ...p.counts,
+    count: steps.reduce((n, s) => n + p.counts[s], 0),
   }));
 }
 
@@ -153,59 +150,70 @@ async function sampleModification(env: Env): Promise<Row[]> {
 
 /**
  * Group data analysis (spec 2.2, 104): each laboratory the caller manages, side by side (the base
- * organisation sees every lab, a main lab itself and its sub labs), from that lab's own records:
- * specimens registered, results tested, reports and those with critical values, in-lab turnaround.
+ * organisation sees every lab, a main lab itself and its sub labs), from that lab's own lifecycle:
+ * specimens registered, tests ordered, specimens reported and reports with critical values, in-lab turnaround.
  */
 async function groupAnalysis(env: Env): Promise<Row[]> {
+  env.source('specimen');
   const labs = (await managedOrganizations(env.ctx.db, env.orgId)).filter((o) => o.labType !== 'base');
-  const period = { from: env.query.atFrom, to: env.query.atTo };
+  const period = periodOf(env.query, 'at', env.locale);
   const rows: Row[] = [];
   for (const lab of labs) {
-    const { records: specimens } = await env.records('specimen', 'collectedAt', period, lab.id);
-    const { records: results } = await env.records('inspectionResult', 'testedAt', period, lab.id);
-    const { records: reports } = await env.records('reportRecord', 'reportedAt', period, lab.id);
-    const minutes = reports
-      .map((r) => minutesBetween(r.data.receivedAt, r.data.reportedAt))
-      .filter((m): m is number => m !== undefined);
+    const s = await labSummary(env.ctx.db, lab.id, period);
     rows.push({
       group: lab.name,
       labType: lab.labType,
-      specimens: specimens.length,
-      results: results.length,
-      reports: reports.length,
-      critical: reports.filter((r) => r.data.hasCritical === true).length,
-      medianInLabMinutes: percentile(minutes, 50),
-      p90InLabMinutes: percentile(minutes, 90),
+      specimens: s.specimens,
+      results: s.tests,
+      reports: s.reports,
+      critical: s.critical,
+      medianInLabMinutes: minutes(s.medianInLabMinutes),
+      p90InLabMinutes: minutes(s.p90InLabMinutes),
     });
   }
   return rows;
 }
 
+/** Handovers per receiving group: how many, their specimens and discrepancies, median minutes to receipt. */
 async function handoverHandling(env: Env): Promise<Row[]> {
-  const { screen, records } = await env.records('handoverRecord', 'handedAt');
-  return [...groupBy(records, (r) => labelOf(screen, 'toGroup', r.data.toGroup, env.locale))].map(([group, rs]) => ({
-    group,
-    count: rs.length,
-    specimens: rs.reduce((n, r) => n + (Number(r.data.specimenCount) || 0), 0),
-    discrepancies: rs.filter((r) => r.data.status === 'discrepancy').length,
-    medianMinutes: percentile(
-      rs.map((r) => minutesBetween(r.data.handedAt, r.data.receivedAt)).filter((m): m is number => m !== undefined),
-      50,
-    ),
+  const screen = env.source('handoverRecord');
+  const from = env.query.handedAtFrom || null;
+  const to = env.query.handedAtTo || null;
+  const time = (key: string) =>
+    `case when (data->>'${key}') ~ '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}(:\\d{2})?$' then (data->>'${key}')::timestamp end`;
+  const rows = await env.ctx.db.query<Row & { key: string | null }>(
+    `select data->>'toGroup' as key, count(*)::int as count,
+            coalesce(sum(case when (data->>'specimenCount') ~ '^\\d{1,9}$' then (data->>'specimenCount')::int end), 0)::int as specimens,
+            count(*) filter (where data->>'status' = 'discrepancy')::int as discrepancies,
+            percentile_cont(0.5) within group (order by extract(epoch from ${time('receivedAt')} - ${time('handedAt')})::float8 / 60)
+              filter (where ${time('receivedAt')} >= ${time('handedAt')}) as "medianMinutes"
+       from resource_record
+      where resource = 'handoverRecord' and org_id = $1
+        and ($2::text is null or data->>'handedAt' >= $2) and ($3::text is null or data->>'handedAt' < ($3::date + 1)::text)
+      group by 1`,
+    [env.orgId, from, to],
+  );
+  return rows.map(({ key, ...r }) => ({
+    group: optionLabel(fieldByKey(screen, 'toGroup'), key, env.locale) ?? String(key ?? '—'),
+    ...r,
+    medianMinutes: minutes(r.medianMinutes),
   }));
 }
 
 /** Levey-Jennings points: each evaluated QC value with its lot's mean and ±1 / ±2 / ±3 SD lines. */
 async function qcChart(env: Env): Promise<Row[]> {
-  const { records } = await env.records('qcResult', 'runAt');
+  const params: Query = { runAtFrom: env.query.runAtFrom, runAtTo: env.query.runAtTo };
+  if (params.runAtTo && params.runAtTo.length === 10) params.runAtTo = `${params.runAtTo} 23:59:59`;
+  if (env.query.plan) params.plan = env.query.plan;
+  const { records } = await env.records('qcResult', params);
   const plans = await env.ctx.records.titles(
     env.ctx.db,
     'qcPlan',
     env.orgId,
     records.map((r) => r.data.plan as number),
   );
-  const planRows = await env.records('qcPlan', '');
-  const materials = await env.records('qcMaterial', '');
+  const planRows = await env.records('qcPlan', {});
+  const materials = await env.records('qcMaterial', {});
   const targetOf = (planId: unknown) => {
     const plan = planRows.records.find((p) => p.id === planId);
     const m = materials.records.find((x) => x.id === plan?.data.material);
@@ -242,12 +250,12 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
   professionalGroupVolume: {
     resource: 'statProfessionalGroupVolume',
     sort: 'count,desc',
-    figures: volume('professionalGroup'),
+    figures: volume('group'),
   },
   inspectionPurposeVolume: {
     resource: 'statInspectionPurposeVolume',
     sort: 'count,desc',
-    figures: volume('inspectionPurpose'),
+    figures: volume('purpose'),
   },
   specimenTypeVolume: { resource: 'statSpecimenTypeVolume', sort: 'count,desc', figures: volume('specimenType') },
   hospitalSubmissionVolume: {
@@ -258,42 +266,56 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
   preInspectionTat: {
     resource: 'statPreInspectionTat',
     sort: 'count,desc',
-    figures: turnaround('collectedAt', 'receivedAt'),
+    figures: tat('preAnalytical', 'receivedAt'),
   },
-  inLabTat: { resource: 'statInLabTat', sort: 'count,desc', figures: turnaround('receivedAt', 'reportedAt') },
-  workload: { resource: 'statWorkload', sort: 'count,desc', figures: workload },
+  inLabTat: { resource: 'statInLabTat', sort: 'count,desc', figures: tat('inLab', 'reportedAt') },
+  workload: { resource: 'statWorkload', sort: 'count,desc', figures: workloadRows },
   sampleModification: { resource: 'statSampleModification', sort: 'count,desc', figures: sampleModification },
   groupAnalysis: { resource: 'statGroupAnalysis', sort: 'specimens,desc', figures: groupAnalysis },
   handoverHandling: { resource: 'statHandoverHandling', sort: 'count,desc', figures: handoverHandling },
   qcChart: { resource: 'statQcChart', sort: 'runAt,asc', figures: qcChart },
 };
 
+/** The statistic a request names, its screen (read permission asked) and the rows of its figures, in order. */
+async function figuresOf(ctx: Kernel, request: FastifyRequest<{ Params: { name: string }; Querystring: Query }>) {
+  const statistic = STATISTICS[request.params.name];
+  if (!statistic) throw notFound();
+  const { screen, actor } = screenOf(ctx, request, statistic.resource, 'read');
+  const query = request.query;
+  const env: Env = {
+    ctx,
+    orgId: actor.orgId,
+    locale: request.locale,
+    query,
+    source: (resource) => screenOf(ctx, request, resource, 'read').screen,
+    async records(resource, params) {
+      const { screen } = screenOf(ctx, request, resource, 'read');
+      return { screen, records: await ctx.records.filtered(ctx.db, screen, actor.orgId, params, 100_000) };
+    },
+  };
+  return { statistic, screen, rows: await statistic.figures(env) };
+}
+
 /**
- * Figures of the statistics screens (spec 2.2 statistics, handover statistics, QC charts), computed from
- * the organisation's own records and operation log. The caller needs read on the statistic's screen and
- * on each source screen. Answers the generic list shape, so the generic screen shows it as a table.
+ * Figures of the statistics screens (spec 2.2 statistics, handover statistics, QC charts), computed in
+ * the database from the lab's lifecycle facts and operation log. The caller needs read on the
+ * statistic's screen and on its source screen. Answers the generic list shape, so the generic screen
+ * shows it as a table; export.xlsx answers the same table (all its rows, the screen's columns) as a sheet.
  */
 export async function statisticsRoutes(app: FastifyInstance, ctx: Kernel) {
   app.get<{ Params: { name: string }; Querystring: Query }>('/api/statistics/:name', async (request) => {
-    const statistic = STATISTICS[request.params.name];
-    if (!statistic) throw notFound();
-    const { actor } = screenOf(ctx, request, statistic.resource, 'read');
-    const query = request.query;
-    const env: Env = {
-      ctx,
-      orgId: actor.orgId,
-      locale: request.locale,
-      query,
-      async records(resource, periodKey, period, orgId = actor.orgId) {
-        const { screen } = screenOf(ctx, request, resource, 'read');
-        const from = period ? period.from : query[`${periodKey}From`];
-        const to = period ? period.to : query[`${periodKey}To`];
-        const params: Query = periodKey ? { [`${periodKey}From`]: from, [`${periodKey}To`]: endOfDay(to) } : {};
-        if (resource === 'qcResult' && query.plan) params.plan = query.plan;
-        const records = await ctx.records.filtered(ctx.db, screen, orgId, params, 100_000);
-        return { screen, records };
-      },
-    };
-    return ok(page(await statistic.figures(env), query, statistic.sort));
+    const { statistic, rows } = await figuresOf(ctx, request);
+    return ok(page(rows, request.query, statistic.sort));
   });
+
+  app.get<{ Params: { name: string }; Querystring: Query }>(
+    '/api/statistics/:name/export.xlsx',
+    async (request, reply) => {
+      const { statistic, screen, rows } = await figuresOf(ctx, request);
+      const all = sorted(rows, request.query.sort, statistic.sort).map((r, i) => ({ id: i + 1, ...r }));
+      // The sheet reads a row's values by the screen's column keys only; figures have no record metadata.
+      const buffer = await exportWorkbook(screen, all as unknown as ApiRecord[], request.locale);
+      return sendWorkbook(reply, buffer, `${screen.title[request.locale]}.xlsx`);
+    },
+  );
 }

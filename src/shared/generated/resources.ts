@@ -1703,7 +1703,7 @@ export interface SpecimenTypeRecord {
 }
 
 /**
- * The group's laboratories side by side (spec 2.2 group management): specimens registered, results tested, reports and those with critical values, and in-lab turnaround (median and 90th percentile, receipt → report), each read from that laboratory's own records. The base organisation sees every lab; a main lab itself and its sub labs. The chart sets the labs' volumes side by side.
+ * The group's laboratories side by side (spec 2.2 group management): specimens registered, tests ordered, reports and those with critical values, and in-lab turnaround (median and 90th percentile, receipt → report), each read from that laboratory's own lifecycle events. The base organisation sees every lab; a main lab itself and its sub labs. The chart sets the labs' volumes side by side.
  */
 export interface StatGroupAnalysisRecord {
   group?: string | null;
@@ -1718,17 +1718,21 @@ export interface StatGroupAnalysisRecord {
 }
 
 /**
- * Specimens reported per sending hospital in a period, counted from the published reports; the chart above the table draws each hospital's volume as a bar.
+ * Specimen volume per hospital (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatHospitalSubmissionVolumeRecord {
   group?: string | null;
   count?: number | null;
   share?: number | null;
-  reportedAt?: string | null;
+  registeredAt?: string | null;
+  by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
- * In-lab turnaround (receipt → report) per professional group: median and 90th percentile, from the published reports; the chart draws both as bars per group.
+ * In-lab turnaround (receipt → report issued, the times of the receive and report steps as the server recorded them) per test, professional group, hospital or period: median, 90th percentile, longest and share within target, counted per test; the chart draws median and 90th percentile as bars, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatInLabTatRecord {
   group?: string | null;
@@ -1736,21 +1740,32 @@ export interface StatInLabTatRecord {
   medianMinutes?: number | null;
   p90Minutes?: number | null;
   maxMinutes?: number | null;
+  targetMinutes?: number | null;
+  withinTarget?: number | null;
+  withinTargetShare?: number | null;
   reportedAt?: string | null;
+  by?: ('test' | 'group' | 'hospital' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
- * Specimens reported per inspection purpose in a period, counted from the published reports; the chart above the table draws each purpose's share as a pie.
+ * Specimen volume per inspection purpose (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatInspectionPurposeVolumeRecord {
   group?: string | null;
   count?: number | null;
   share?: number | null;
-  reportedAt?: string | null;
+  registeredAt?: string | null;
+  by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
- * Pre-analytical turnaround (collection → receipt in the lab) per professional group: median and 90th percentile, from the published reports; the chart draws both as bars per group.
+ * Pre-analytical turnaround (collection → receipt in the lab, the times of the collect and receive steps as the server recorded them) per test, professional group, hospital or period: median, 90th percentile, longest and share within target, counted per test; the chart draws median and 90th percentile as bars, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatPreInspectionTatRecord {
   group?: string | null;
@@ -1758,17 +1773,28 @@ export interface StatPreInspectionTatRecord {
   medianMinutes?: number | null;
   p90Minutes?: number | null;
   maxMinutes?: number | null;
-  reportedAt?: string | null;
+  targetMinutes?: number | null;
+  withinTarget?: number | null;
+  withinTargetShare?: number | null;
+  receivedAt?: string | null;
+  by?: ('test' | 'group' | 'hospital' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
- * Specimens reported per professional group in a period, counted from the published reports; the chart above the table draws each group's volume as a bar.
+ * Specimen volume per professional group (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatProfessionalGroupVolumeRecord {
   group?: string | null;
   count?: number | null;
   share?: number | null;
-  reportedAt?: string | null;
+  registeredAt?: string | null;
+  by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
@@ -1783,25 +1809,32 @@ export interface StatSampleModificationRecord {
 }
 
 /**
- * Specimens reported per specimen type in a period, counted from the published reports; the chart above the table draws each type's share as a pie.
+ * Specimen volume per specimen type (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatSpecimenTypeVolumeRecord {
   group?: string | null;
   count?: number | null;
   share?: number | null;
-  reportedAt?: string | null;
+  registeredAt?: string | null;
+  by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  hospital?: number | null;
+  professionalGroup?: number | null;
+  item?: number | null;
 }
 
 /**
- * Specimens and results each staff member handled in a period (domain: workload per person): specimens collected and received, results tested and reviewed (results and reports), pathology diagnoses, counted from the laboratory's own records; the chart stacks the steps per person.
+ * Steps each staff member ran in a period (domain: workload per person), counted from the lifecycle's events (who was signed in, when the server recorded it): specimens registered, collected, received and rejected, results entered, first-reviewed and audited, reports issued; the chart stacks the steps per person.
  */
 export interface StatWorkloadRecord {
   group?: string | null;
+  registered?: number | null;
   collected?: number | null;
   received?: number | null;
+  rejected?: number | null;
   tested?: number | null;
   reviewed?: number | null;
-  diagnosed?: number | null;
+  audited?: number | null;
+  reported?: number | null;
   count?: number | null;
   at?: string | null;
 }

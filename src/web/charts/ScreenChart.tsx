@@ -1,5 +1,5 @@
-import { useMemo } from 'react';
-import { Alert, Empty } from 'antd';
+import { useMemo, useRef, useState } from 'react';
+import { Alert, Button, Empty, Space, message } from 'antd';
 import { useSnapshot } from 'valtio';
 import type { ScreenSchema } from '../../shared/screens/fields';
 import { errorMessage } from '../api/http';
@@ -8,15 +8,39 @@ import type { ListController } from '../screens/list/useListController';
 import { chartPanels } from './chartOptions';
 import { EChart } from './EChart';
 import { useChartRows } from './useChartRows';
+import { chartPng, exportTable, tableExportUrl } from './chartExport';
+import { saveFile } from '../screens/download';
 import './charts.css';
 
 const DEFAULT_HEIGHT = 280;
+
+/** The export buttons' words (charts only; the app's shared table has no such keys). */
+const WORDS = {
+  table: { 'zh-CN': '导出表格 (xlsx)', 'en-US': 'Export table (xlsx)' },
+  picture: { 'zh-CN': '导出图片 (PNG)', 'en-US': 'Export picture (PNG)' },
+  failed: { 'zh-CN': '导出失败', 'en-US': 'Export failed' },
+};
 
 /** The chart a screen schema declares, above its table (lazy: the chart library loads with the first chart). */
 export default function ScreenChart({ screen, list }: { screen: ScreenSchema; list: ListController }) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const rows = useChartRows(screen, list);
+  const box = useRef<HTMLElement>(null);
+  const [busy, setBusy] = useState<'table' | 'picture' | undefined>();
+  const tableUrl = tableExportUrl(screen);
+  const title = screen.title[locale];
+  const run = async (what: 'table' | 'picture') => {
+    setBusy(what);
+    try {
+      if (what === 'table') saveFile(await exportTable(tableUrl!, list.params), `${title}.xlsx`);
+      else saveFile(await chartPng([...(box.current?.querySelectorAll('svg') ?? [])]), `${title}.png`);
+    } catch (error) {
+      void message.error(errorMessage(error, WORDS.failed[locale]));
+    } finally {
+      setBusy(undefined);
+    }
+  };
   const { panels, hiddenPanels } = useMemo(
     () => chartPanels(screen, rows.records, locale),
     [screen, rows.records, locale],
@@ -26,10 +50,23 @@ export default function ScreenChart({ screen, list }: { screen: ScreenSchema; li
   const panelField = screen.fields.find((f) => f.key === chart.panelField);
   return (
     <section
+      ref={box}
       className="screen-chart"
       aria-label={t('chart.region', { title: screen.title[locale] })}
       data-chart-kind={chart.kind}
     >
+      {panels.length > 0 && (
+        <Space className="screen-chart-export" size="small">
+          {tableUrl && (
+            <Button size="small" loading={busy === 'table'} onClick={() => void run('table')}>
+              {WORDS.table[locale]}
+            </Button>
+          )}
+          <Button size="small" loading={busy === 'picture'} onClick={() => void run('picture')}>
+            {WORDS.picture[locale]}
+          </Button>
+        </Space>
+      )}
       {rows.error !== undefined && <Alert type="error" showIcon title={errorMessage(rows.error, t('chart.failed'))} />}
       {rows.total > rows.records.length && (
         <Alert type="info" showIcon title={t('chart.truncated', { n: rows.records.length, total: rows.total })} />

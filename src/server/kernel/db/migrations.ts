@@ -545,3 +545,214 @@ create index charge_line_period_idx on charge_line (org_id, hospital_id, service
 create index charge_line_statement_idx on charge_line (statement_id) where statement_id is not null;
 `,
 });
+
+migrations.push({
+  version: 15,
+  name: 'statistics facts filled from the lifecycle as it happens',
+  sql: `
+-- Statistics read narrow fact tables, never the records' documents: a million specimens' figures are
+-- an index range scan and one aggregate in the database. The facts are written by triggers in the
+-- transaction of the step they record (a record written, an event appended), so they exist together
+-- with it or not at all, whichever capability writes; the times are the events' (the server's clock),
+-- never a time a user typed.
+
+-- An id held in a document (a number, or a string of digits), else null.
+create function stat_int(v jsonb) returns integer language sql immutable as $fn$
+  select case when jsonb_typeof(v) = 'number' then (v #>> '{}')::numeric::integer
+              when jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^[0-9]{1,9}$' then (v #>> '{}')::integer end
+$fn$;
+create function stat_ints(v jsonb) returns integer[] language sql immutable as $fn$
+  select coalesce(array_agg(stat_int(x)) filter (where stat_int(x) is not null), '{}')
+    from jsonb_array_elements(case when jsonb_typeof(v) = 'array' then v else '[]'::jsonb end) x
+$fn$;
+
+-- One row per specimen: where it came from and when it passed each step (the first time).
+create table stat_specimen (
+  org_id integer not null,
+  specimen_id bigint not null,
+  hospital_id integer,
+  specimen_type_id integer,
+  purposes integer[] not null default '{}',
+  registered_at timestamptz,
+  collected_at timestamptz,
+  received_at timestamptz,
+  reported_at timestamptz,
+  cancelled boolean not null default false,
+  primary key (org_id, specimen_id)
+);
+create index stat_specimen_registered_idx on stat_specimen (org_id, registered_at)
+  include (hospital_id, specimen_type_id, purposes, cancelled);
+
+-- One row per test (an item ordered on a specimen, known once the specimen is received), carrying the
+-- specimen's times so that a turnaround by test, group or hospital reads one index range.
+create table stat_specimen_item (
+  org_id integer not null,
+  specimen_id bigint not null,
+  item_id integer not null,
+  group_id integer,
+  hospital_id integer,
+  registered_at timestamptz,
+  collected_at timestamptz,
+  received_at timestamptz,
+  reported_at timestamptz,
+  cancelled boolean not null default false,
+  primary key (org_id, specimen_id, item_id)
+);
+create index stat_item_registered_idx on stat_specimen_item (org_id, registered_at)
+  include (specimen_id, item_id, group_id, hospital_id, cancelled);
+create index stat_item_received_idx on stat_specimen_item (org_id, received_at)
+  include (item_id, group_id, hospital_id, collected_at);
+create index stat_item_reported_idx on stat_specimen_item (org_id, reported_at)
+  include (item_id, group_id, hospital_id, received_at);
+
+-- The steps of one kind in a lab's period (reports issued in a month, for the group analysis).
+create index record_event_step_idx on record_event (org_id, resource, name, at);
+
+-- Steps per person and hour (UTC hours: a day of any whole-hour time zone is a run of them).
+create table stat_work_hour (
+  org_id integer not null,
+  hour timestamptz not null,
+  actor_id integer not null,
+  resource text not null,
+  name text not null,
+  actor_name text,
+  n integer not null,
+  primary key (org_id, hour, actor_id, resource, name)
+);
+
+create function stat_hour(at timestamptz) returns timestamptz language sql immutable as $fn$
+  select date_trunc('hour', at at time zone 'UTC') at time zone 'UTC'
+$fn$;
+
+-- A specimen written: its origin (hospital, type, purposes) as it now stands.
+create function stat_specimen_written() returns trigger language plpgsql as $fn$
+begin
+  if tg_op = 'DELETE' then
+    delete from stat_specimen_item where org_id = old.org_id and specimen_id = old.id;
+    delete from stat_specimen where org_id = old.org_id and specimen_id = old.id;
+    return null;
+  end if;
+  insert into stat_specimen (org_id, specimen_id, hospital_id, specimen_type_id, purposes)
+  values (new.org_id, new.id, stat_int(new.data->'hospital'), stat_int(new.data->'specimenType'),
+          stat_ints(new.data->'purposes'))
+  on conflict (org_id, specimen_id) do update
+     set hospital_id = excluded.hospital_id, specimen_type_id = excluded.specimen_type_id, purposes = excluded.purposes
+   where (stat_specimen.hospital_id, stat_specimen.specimen_type_id, stat_specimen.purposes)
+         is distinct from (excluded.hospital_id, excluded.specimen_type_id, excluded.purposes);
+  if tg_op = 'UPDATE' and stat_int(new.data->'hospital') is distinct from stat_int(old.data->'hospital') then
+    update stat_specimen_item set hospital_id = stat_int(new.data->'hospital')
+     where org_id = new.org_id and specimen_id = new.id;
+  end if;
+  return null;
+end
+$fn$;
+create trigger stat_specimen_written after insert or update on resource_record
+  for each row when (new.resource = 'specimen') execute function stat_specimen_written();
+create trigger stat_specimen_deleted after delete on resource_record
+  for each row when (old.resource = 'specimen') execute function stat_specimen_written();
+
+-- A result created (the items a received specimen orders): a test of its specimen, found by barcode.
+create function stat_result_written() returns trigger language plpgsql as $fn$
+declare
+  s stat_specimen;
+  item integer := stat_int(new.data->'item');
+begin
+  if item is null then return null; end if;
+  select f.* into s from resource_record r
+    join stat_specimen f on f.org_id = r.org_id and f.specimen_id = r.id
+   where r.resource = 'specimen' and r.org_id = new.org_id and (r.data->>'barcode') = (new.data->>'barcode')
+   limit 1;
+  if not found then return null; end if;
+  insert into stat_specimen_item (org_id, specimen_id, item_id, group_id, hospital_id, registered_at, collected_at,
+                                  received_at, reported_at, cancelled)
+  values (s.org_id, s.specimen_id, item, stat_int(new.data->'professionalGroup'), s.hospital_id, s.registered_at,
+          s.collected_at, s.received_at, s.reported_at, s.cancelled)
+  on conflict (org_id, specimen_id, item_id) do nothing;
+  return null;
+end
+$fn$;
+create trigger stat_result_written after insert on resource_record
+  for each row when (new.resource = 'inspectionResult') execute function stat_result_written();
+
+-- A step of a lifecycle: who did it (workload), and for a specimen the time it passed the step.
+create function stat_event_appended() returns trigger language plpgsql as $fn$
+begin
+  if new.kind <> 'transition' then return null; end if;
+  if new.actor_id is not null then
+    insert into stat_work_hour (org_id, hour, actor_id, resource, name, actor_name, n)
+    values (new.org_id, stat_hour(new.at), new.actor_id, new.resource, new.name, new.actor_name, 1)
+    on conflict (org_id, hour, actor_id, resource, name)
+      do update set n = stat_work_hour.n + 1, actor_name = coalesce(excluded.actor_name, stat_work_hour.actor_name);
+  end if;
+  if new.resource <> 'specimen' then return null; end if;
+  if new.name = 'create' then
+    update stat_specimen set registered_at = coalesce(registered_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+    update stat_specimen_item set registered_at = coalesce(registered_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+  elsif new.name = 'collect' then
+    update stat_specimen set collected_at = coalesce(collected_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+    update stat_specimen_item set collected_at = coalesce(collected_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+  elsif new.name = 'receive' then
+    update stat_specimen set received_at = coalesce(received_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+    update stat_specimen_item set received_at = coalesce(received_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+  elsif new.name = 'report' then
+    update stat_specimen set reported_at = coalesce(reported_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+    update stat_specimen_item set reported_at = coalesce(reported_at, new.at)
+     where org_id = new.org_id and specimen_id = new.record_id;
+  elsif new.name = 'cancel' then
+    update stat_specimen set cancelled = true where org_id = new.org_id and specimen_id = new.record_id;
+    update stat_specimen_item set cancelled = true where org_id = new.org_id and specimen_id = new.record_id;
+  end if;
+  return null;
+end
+$fn$;
+create trigger stat_event_appended after insert on record_event
+  for each row execute function stat_event_appended();
+
+-- The facts made again from the records and their histories (the records there before this
+-- migration; a bulk load written with the triggers off).
+create function stat_rebuild() returns void language plpgsql as $fn$
+begin
+  truncate stat_specimen, stat_specimen_item, stat_work_hour;
+  insert into stat_specimen (org_id, specimen_id, hospital_id, specimen_type_id, purposes, registered_at,
+                             collected_at, received_at, reported_at, cancelled)
+  select r.org_id, r.id, stat_int(r.data->'hospital'), stat_int(r.data->'specimenType'), stat_ints(r.data->'purposes'),
+         e.registered, e.collected, e.received, e.reported, coalesce(e.cancelled, false)
+    from resource_record r
+    left join (select org_id, record_id,
+                      min(at) filter (where name = 'create') as registered,
+                      min(at) filter (where name = 'collect') as collected,
+                      min(at) filter (where name = 'receive') as received,
+                      min(at) filter (where name = 'report') as reported,
+                      bool_or(name = 'cancel') as cancelled
+                 from record_event where resource = 'specimen' and kind = 'transition'
+                group by org_id, record_id) e on e.org_id = r.org_id and e.record_id = r.id
+   where r.resource = 'specimen';
+  -- Whole tables are joined: hash joins, planned with the new table's real size.
+  analyze stat_specimen;
+  perform set_config('enable_nestloop', 'off', true);
+  insert into stat_specimen_item (org_id, specimen_id, item_id, group_id, hospital_id, registered_at, collected_at,
+                                  received_at, reported_at, cancelled)
+  select distinct on (s.org_id, s.specimen_id, stat_int(x.data->'item'))
+         s.org_id, s.specimen_id, stat_int(x.data->'item'), stat_int(x.data->'professionalGroup'), s.hospital_id,
+         s.registered_at, s.collected_at, s.received_at, s.reported_at, s.cancelled
+    from resource_record x
+    join resource_record r on r.resource = 'specimen' and r.org_id = x.org_id and (r.data->>'barcode') = (x.data->>'barcode')
+    join stat_specimen s on s.org_id = r.org_id and s.specimen_id = r.id
+   where x.resource = 'inspectionResult' and stat_int(x.data->'item') is not null
+   order by s.org_id, s.specimen_id, stat_int(x.data->'item'), x.id;
+  insert into stat_work_hour (org_id, hour, actor_id, resource, name, actor_name, n)
+  select org_id, stat_hour(at), actor_id, resource, name, max(actor_name), count(*)
+    from record_event where kind = 'transition' and actor_id is not null
+   group by org_id, stat_hour(at), actor_id, resource, name;
+end
+$fn$;
+select stat_rebuild();
+`,
+});
