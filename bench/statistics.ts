@@ -12,7 +12,7 @@ import { openBenchServer } from './resources';
  * lifecycle would take hours): specimen and result documents and the lifecycle's events shaped as the
  * lifecycle writes them (create, collect, receive, report of the specimen; record, firstReview, audit of
  * each result; the report's create), written with the triggers off, then the facts made by
- * stat_rebuild(), the same SQL that fills them for records older than migration 16.
+ * stat_rebuild(), the same SQL that fills them for records older than migration 15.
  */
 const DATABASE_URL = process.env.BENCH_STAT_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/lims_stats_bench';
 const SPECIMENS = Number(process.env.BENCH_STAT_SPECIMENS) || 1_000_000;
@@ -125,7 +125,7 @@ async function fill(db: Db): Promise<string> {
   );
 }
 
-/** The facts made from the bulk-loaded records and events, as for records older than migration 16. */
+/** The facts made from the bulk-loaded records and events, as for records older than migration 15. */
 async function rebuild(db: Db, loaded: string): Promise<string> {
   const started = performance.now();
   await db.query('select stat_rebuild()');

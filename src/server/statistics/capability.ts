@@ -4,7 +4,7 @@ import { targetsConfigKind } from './targets.js';
 
 /**
  * Statistics (spec 2.2 /kibana): figures computed in the database from the lab's lifecycle facts
- * (migration 16 keeps them as steps happen); the turnaround targets are a per-lab setting.
+ * (migration 15 keeps them as steps happen); the turnaround targets are a per-lab setting.
  */
 export const statistics: Capability = {
   name: 'statistics',

@@ -5,7 +5,7 @@ import { STAT_MESSAGES, say } from './messages.js';
 import { INTERVALS, periodSql, type Interval, type Period } from './period.js';
 
 /**
- * The statistics' SQL over the fact tables of migration 16 (stat_specimen, stat_specimen_item,
+ * The statistics' SQL over the fact tables of migration 15 (stat_specimen, stat_specimen_item,
  * stat_work_hour): every figure is one aggregate in the database, on an index range of the period, and
  * only the aggregated rows come back (a few per hospital, test, person or day).
  */
