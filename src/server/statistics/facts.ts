@@ -127,8 +127,7 @@ export const TURNAROUNDS = {
 } as const;
 
 /** An item's own turnaround hours (inspection item tatHours), in minutes, where it has some. */
-const ITEM_TARGETS = `(select id, (data->>'tatHours')::numeric * 60 as minutes from resource_record
-   where resource = 'inspectionItem' and (data->>'tatHours') ~ '^[0-9]+(\\.[0-9]+)?$' and (data->>'tatHours')::numeric > 0)`;
+const ITEM_TARGETS = 'stat_item_target';
 
 /**
  * Turnaround of tests (an item ordered on a specimen): median and 90th percentile (continuous, as
@@ -242,8 +241,8 @@ export async function labSummary(db: Queryable, orgId: number, period: Period) {
   issued.within('e.at', period);
   const [critical] = await db.query<{ n: number }>(
     `select count(*)::int as n from record_event e
-       join resource_record r on r.id = e.record_id and r.resource = 'reportRecord'
-      ${issued.clause()} and (r.data->>'hasCritical') = 'true'`,
+       join stat_report r on r.id = e.record_id
+      ${issued.clause()} and r.has_critical`,
     issued.values,
   );
   return {

@@ -179,17 +179,14 @@ async function handoverHandling(env: Env): Promise<Row[]> {
   const screen = env.source('handoverRecord');
   const from = env.query.handedAtFrom || null;
   const to = env.query.handedAtTo || null;
-  const time = (key: string) =>
-    `case when (data->>'${key}') ~ '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}(:\\d{2})?$' then (data->>'${key}')::timestamp end`;
   const rows = await env.ctx.db.query<Row & { key: string | null }>(
-    `select data->>'toGroup' as key, count(*)::int as count,
-            coalesce(sum(case when (data->>'specimenCount') ~ '^\\d{1,9}$' then (data->>'specimenCount')::int end), 0)::int as specimens,
-            count(*) filter (where data->>'status' = 'discrepancy')::int as discrepancies,
-            percentile_cont(0.5) within group (order by extract(epoch from ${time('receivedAt')} - ${time('handedAt')})::float8 / 60)
-              filter (where ${time('receivedAt')} >= ${time('handedAt')}) as "medianMinutes"
-       from resource_record
-      where resource = 'handoverRecord' and org_id = $1
-        and ($2::text is null or data->>'handedAt' >= $2) and ($3::text is null or data->>'handedAt' < ($3::date + 1)::text)
+    `select to_group as key, count(*)::int as count, coalesce(sum(specimen_count), 0)::int as specimens,
+            count(*) filter (where status = 'discrepancy')::int as discrepancies,
+            percentile_cont(0.5) within group (order by extract(epoch from received_at - handed_at)::float8 / 60)
+              filter (where received_at >= handed_at) as "medianMinutes"
+       from stat_handover
+      where org_id = $1
+        and ($2::text is null or handed_text >= $2) and ($3::text is null or handed_text < ($3::date + 1)::text)
       group by 1`,
     [env.orgId, from, to],
   );

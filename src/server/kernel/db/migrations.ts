@@ -754,5 +754,20 @@ begin
 end
 $fn$;
 select stat_rebuild();
+
+-- What statistics read of records' documents, as the kernel stores them: an item's turnaround target,
+-- a report's critical mark, a handover's times (a malformed time reads as none).
+create view stat_item_target as
+  select org_id, id, (data->>'tatHours')::numeric * 60 as minutes from resource_record
+   where resource = 'inspectionItem' and (data->>'tatHours') ~ '^[0-9]+(\\.[0-9]+)?$' and (data->>'tatHours')::numeric > 0;
+create view stat_report as
+  select org_id, id, coalesce((data->>'hasCritical') = 'true', false) as has_critical from resource_record
+   where resource = 'reportRecord';
+create view stat_handover as
+  select org_id, data->>'toGroup' as to_group, data->>'status' as status, data->>'handedAt' as handed_text,
+         case when (data->>'specimenCount') ~ '^\\d{1,9}$' then (data->>'specimenCount')::int end as specimen_count,
+         case when (data->>'handedAt') ~ '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}(:\\d{2})?$' then (data->>'handedAt')::timestamp end as handed_at,
+         case when (data->>'receivedAt') ~ '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}(:\\d{2})?$' then (data->>'receivedAt')::timestamp end as received_at
+    from resource_record where resource = 'handoverRecord';
 `,
 });
