@@ -26,7 +26,7 @@ const categories = (option: ChartOption) => (option.xAxis as { data: string[] })
 /** The words a screen reader gets for the chart. */
 const spoken = (option: ChartOption) => (option.aria as { label: { description: string } }).label.description;
 
-/** A demo QC point as /api/statistics/qcChart answers it (GLU level 1: mean 5.2, SD 0.12). */
+/** A demo QC point as /api/qc/chart answers it (GLU level 1: mean 5.2, SD 0.12). */
 function qcPoint(group: string, runAt: string, value: number, violations = '', mean = 5.2, sd = 0.12): ChartRow {
   const at = (k: number) => Math.round((mean + k * sd) * 10_000) / 10_000;
   return {

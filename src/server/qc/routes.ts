@@ -4,6 +4,7 @@ import type { Kernel } from '../kernel/context.js';
 import { ok } from '../kernel/http/envelope.js';
 import { present } from '../kernel/resources/records.js';
 import { runRecordCommand, screenOf } from '../kernel/resources/commands.js';
+import { page } from '../kernel/http/computedPage.js';
 
 type Query = Record<string, string | undefined>;
 type Row = Record<string, unknown>;
@@ -17,23 +18,6 @@ function establishing(run: QcResultRecord, lot: QcMaterialRecord | undefined): b
   if (!lot?.establishedFrom || !lot.establishedTo || run.status === 'reject') return false;
   const at = String(run.runAt);
   return at >= lot.establishedFrom && at <= lot.establishedTo;
-}
-
-/** Rows sorted as the query asks (else by run time), then one page, in the generic list's shape. */
-function page(rows: Row[], query: Query) {
-  const [field, order] = (query.sort || 'runAt,asc').split(',');
-  const sign = order === 'desc' ? -1 : 1;
-  const sorted = [...rows].sort((a, b) => {
-    const x = a[field!] as string | number | undefined;
-    const y = b[field!] as string | number | undefined;
-    if (x === y) return 0;
-    if (x === undefined || x === null) return 1;
-    if (y === undefined || y === null) return -1;
-    return (x < y ? -1 : 1) * sign;
-  });
-  const size = Math.min(Math.max(Number(query.size) || 50, 1), 1000);
-  const from = (Math.max(Number(query.page) || 1, 1) - 1) * size;
-  return { records: sorted.slice(from, from + size).map((r, i) => ({ id: from + i + 1, ...r })), total: sorted.length };
 }
 
 /**
@@ -96,6 +80,6 @@ export async function qcRoutes(app: FastifyInstance, ctx: Kernel) {
           upper3s: round(mean + 3 * sd),
         };
       });
-    return ok(page(rows, query));
+    return ok(page(rows, query, 'runAt,asc'));
   });
 }

@@ -23,7 +23,8 @@ import {
   type KeyedRow,
   type WorkStep,
 } from './facts.js';
-import { page, share, sorted } from './figures.js';
+import { share } from './figures.js';
+import { page, sorted } from '../kernel/http/computedPage.js';
 import { offsetAt, periodOf } from './period.js';
 import { targetsOf } from './targets.js';
 
@@ -197,51 +198,6 @@ async function handoverHandling(env: Env): Promise<Row[]> {
   }));
 }
 
-/** Levey-Jennings points: each evaluated QC value with its lot's mean and ±1 / ±2 / ±3 SD lines. */
-async function qcChart(env: Env): Promise<Row[]> {
-  const params: Query = { runAtFrom: env.query.runAtFrom, runAtTo: env.query.runAtTo };
-  if (params.runAtTo && params.runAtTo.length === 10) params.runAtTo = `${params.runAtTo} 23:59:59`;
-  if (env.query.plan) params.plan = env.query.plan;
-  const { records } = await env.records('qcResult', params);
-  const plans = await env.ctx.records.titles(
-    env.ctx.db,
-    'qcPlan',
-    env.orgId,
-    records.map((r) => r.data.plan as number),
-  );
-  const planRows = await env.records('qcPlan', {});
-  const materials = await env.records('qcMaterial', {});
-  const targetOf = (planId: unknown) => {
-    const plan = planRows.records.find((p) => p.id === planId);
-    const m = materials.records.find((x) => x.id === plan?.data.material);
-    return m ? { mean: Number(m.data.targetMean), sd: Number(m.data.targetSd) } : undefined;
-  };
-  const round = (n: number) => Math.round(n * 10_000) / 10_000;
-  return records
-    .filter((r) => r.data.zScore !== undefined)
-    .sort((a, b) => String(a.data.runAt).localeCompare(String(b.data.runAt)))
-    .map((r, i) => {
-      const t = targetOf(r.data.plan);
-      return {
-        group: plans.get(r.data.plan as number) ?? '—',
-        runAt: r.data.runAt,
-        value: r.data.value,
-        zScore: r.data.zScore,
-        violations: r.data.violations,
-        count: i + 1,
-        ...(t && {
-          mean: t.mean,
-          lower1s: round(t.mean - t.sd),
-          upper1s: round(t.mean + t.sd),
-          lower2s: round(t.mean - 2 * t.sd),
-          upper2s: round(t.mean + 2 * t.sd),
-          lower3s: round(t.mean - 3 * t.sd),
-          upper3s: round(t.mean + 3 * t.sd),
-        }),
-      };
-    });
-}
-
 /** Each statistic: the screen's resource (for its read permission), its default order and its figures. */
 const STATISTICS: Record<string, { resource: string; sort: string; figures: (env: Env) => Promise<Row[]> }> = {
   professionalGroupVolume: {
@@ -270,7 +226,6 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
   sampleModification: { resource: 'statSampleModification', sort: 'count,desc', figures: sampleModification },
   groupAnalysis: { resource: 'statGroupAnalysis', sort: 'specimens,desc', figures: groupAnalysis },
   handoverHandling: { resource: 'statHandoverHandling', sort: 'count,desc', figures: handoverHandling },
-  qcChart: { resource: 'statQcChart', sort: 'runAt,asc', figures: qcChart },
 };
 
 /** The statistic a request names, its screen (read permission asked) and the rows of its figures, in order. */
