@@ -4,11 +4,16 @@ import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { launchBrowser, newPage } from '../support/browser';
 import { api, tokenFor } from '../support/client';
 import { eventually, signIn } from '../support/shell';
+import { enterSpecimens } from '../support/specimens';
+import { idByName } from '../support/results';
+import { localDateTime } from '../../src/shared/time';
+import { readFile } from 'node:fs/promises';
 
 /**
  * The statistics and QC chart screens draw their figures above the table, from the same query: a
- * statistic as bars, the QC chart as one Levey-Jennings chart per plan with its SD lines and the demo
- * runs that broke a rule marked red; a new period redraws both.
+ * statistic (specimens through the lifecycle) as bars, exported as a picture; the QC chart as one
+ * Levey-Jennings chart per plan with its SD lines and the demo runs that broke a rule marked red; a new
+ * period redraws both.
  */
 let server: TestServer;
 let browser: Browser;
@@ -23,28 +28,20 @@ const RED = '#f5222d';
 
 beforeAll(async () => {
   [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-  // Reports of a period no demo row falls in, so the figures of that period are exactly these.
+  // Specimens received today through the lifecycle (the demo rows have no history): today's figures are exactly these.
   admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
-  const hospitals = await admin.get<{ records: { id: number }[] }>('/api/resources/agentHospital?size=1');
-  const hospital = hospitals.body.resultObject.records[0]!.id;
-  const report = async (no: string, group: string, day: string) => {
-    const res = await admin.post('/api/resources/reportRecord', {
-      reportNo: no,
-      barcode: no,
-      patientName: '图表患者',
-      hospital,
-      itemNames: '血常规',
-      professionalGroup: group,
-      reportedAt: `${day} 10:00:00`,
-      reviewer: '孙磊',
-      status: 'published',
+  const received = async (purpose: string, n: number) => {
+    const barcodes = await enterSpecimens(admin, n, {
+      purposes: [await idByName(admin, 'inspectionPurpose', purpose)],
     });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    for (const barcode of barcodes) {
+      const [specimen] = (await admin.get<{ records: { id: number }[] }>(`/api/resources/specimen?barcode=${barcode}`))
+        .body.resultObject.records;
+      expect((await admin.post(`/api/resources/specimen/${specimen!.id}/transitions/receive`, {})).status).toBe(200);
+    }
   };
-  await report('TC-1', 'T甲组', '2030-03-01');
-  await report('TC-2', 'T甲组', '2030-03-01');
-  await report('TC-3', 'T乙组', '2030-03-01');
-  await report('TC-4', 'T丙组', '2030-03-02');
+  await received('血常规', 2);
+  await received('肝功能', 1);
   ({ page, consoleErrors } = await newPage(browser));
   await signIn(page, server.url, 'admin');
 });
@@ -85,28 +82,31 @@ async function tableFigures(page: Page): Promise<string[]> {
 }
 
 describe('statistics charts', () => {
-  it('draws a statistic as bars of the same figures as its table, and redraws them for another period', async () => {
+  it('draws a statistic as bars of the same figures as its table, redraws them for another period, and exports its picture', async () => {
     await page.goto(server.url + VOLUME);
     const canvas = chartOf(page).locator('.screen-chart-canvas');
     await canvas.locator('svg').waitFor();
     await expect.poll(() => chartOf(page).getAttribute('data-chart-kind')).toBe('bar');
-    // Every figure of the table is a bar, named on the axis; the legend names the value.
-    await eventually(async () => (await tableFigures(page)).length).toBeGreaterThan(0);
-    const figures = await tableFigures(page);
-    await eventually(() => spoken(canvas)).toBe(`标本量：${figures.join('，')}`);
-    await eventually(() => words(canvas)).toEqual(
-      expect.arrayContaining(['标本量', ...figures.map((f) => f.split(' ')[0]!)]),
-    );
+    // Every figure of the table is a bar, named on the axis: the specimens received per group.
+    await eventually(() => tableFigures(page)).toEqual(['临检组 2', '生化组 1']);
+    await eventually(() => spoken(canvas)).toBe('标本量：临检组 2，生化组 1');
+    await eventually(() => words(canvas)).toEqual(expect.arrayContaining(['标本量', '临检组', '生化组']));
 
-    await choosePeriod(page, '2030-03-01', '2030-03-01');
-    await eventually(() => spoken(canvas)).toBe('标本量：T甲组 2，T乙组 1');
-    expect(await tableFigures(page)).toEqual(['T甲组 2', 'T乙组 1']);
-    await eventually(() => words(canvas)).toEqual(expect.arrayContaining(['T甲组', 'T乙组']));
-    await eventually(() => words(canvas)).not.toContain('T丙组');
+    const today = localDateTime(new Date()).slice(0, 10);
+    await choosePeriod(page, today, today);
+    await eventually(() => spoken(canvas)).toBe('标本量：临检组 2，生化组 1');
+    // The picture as the chart draws it, a PNG.
+    const [picture] = await Promise.all([
+      page.waitForEvent('download'),
+      chartOf(page).getByRole('button', { name: '导出图片 (PNG)' }).click(),
+    ]);
+    const png = await readFile((await picture.path())!);
+    expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(png.length).toBeGreaterThan(2000);
 
-    await choosePeriod(page, '2030-03-02', '2030-03-02');
-    await eventually(() => spoken(canvas)).toBe('标本量：T丙组 1');
-    await eventually(() => words(canvas)).not.toContain('T甲组');
+    await choosePeriod(page, '2020-01-01', '2020-01-01');
+    await chartOf(page).locator('.ant-empty').waitFor();
+    await eventually(() => tableFigures(page)).toEqual([]);
     expect(consoleErrors).toEqual([]);
   });
 
