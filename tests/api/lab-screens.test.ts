@@ -282,19 +282,16 @@ describe('lab screen rules through the API', () => {
     expect((await editor.post(`/api/finance/settlementAudit/${audit.id}/approve`)).status).toBe(403);
   });
 
-  it('reads no time a user typed: report rows written by hand change no volume nor turnaround', async () => {
-    const hospital = await create('agentHospital', {
-      code: 'T-YY2',
-      name: 'T 统计医院',
-      salesman: (await create('salesman', { code: 'T-YW2', name: 'T 业务员2', phone: '13800000002' })).id,
-    });
+  it('takes no report written by hand: reports are issued by the server, and figures count only what happened', async () => {
+    const hospital = (await admin.get<{ records: Rec[] }>('/api/resources/referralHospital?size=1')).body.resultObject
+      .records[0]!;
     const figures = async () => {
       const volume = await editor.get<{ records: Rec[] }>('/api/statistics/professionalGroupVolume?by=day');
       const tat = await editor.get<{ records: Rec[] }>('/api/statistics/inLabTat?by=day');
       return [volume.body.resultObject.records, tat.body.resultObject.records];
     };
     const before = await figures();
-    await create('reportRecord', {
+    const typed = await admin.post('/api/resources/reportRecord', {
       reportNo: 'T-BG1',
       barcode: 'T-BG1',
       patientName: '患者',
@@ -305,6 +302,10 @@ describe('lab screen rules through the API', () => {
       reportedAt: '2030-02-01 09:00:00',
       reviewer: '孙磊',
     });
+    expect(typed.status).toBe(403);
+    expect(
+      (await admin.get<{ total: number }>('/api/resources/reportRecord?reportNo=T-BG1')).body.resultObject.total,
+    ).toBe(0);
     expect(await figures()).toEqual(before);
     expect((await editor.get('/api/statistics/nothing')).status).toBe(404);
   });

@@ -151,8 +151,7 @@ export async function specimenHeader(
     patientName: text(s.patientName),
     sex: SEX[text(s.sex)] ?? 'U',
     age,
-    // The agent hospital of finance is another record (issue 18 makes one hospital); the name is the report's.
-    hospital: null,
+    hospital: Number(s.hospital) > 0 ? Number(s.hospital) : null,
     hospitalName: hospital,
     department: text(s.department),
     specimenType,

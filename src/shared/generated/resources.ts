@@ -1484,7 +1484,7 @@ export interface ReportRecordRecord {
   patientName: string | null;
   sex?: ('M' | 'F' | 'U') | null;
   age?: number | null;
-  hospital: number | null;
+  hospital?: number | null;
   department?: string | null;
   itemNames: string | null;
   professionalGroup?: string | null;
