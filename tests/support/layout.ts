@@ -12,6 +12,26 @@ export function layoutProblems(page: Page, keys: readonly string[], actions = fa
   return page.evaluate(probe, { keys: [...keys], actions });
 }
 
+/**
+ * The layout's problems once it has settled: measured frame after frame until none is left or `ms` have
+ * passed (a loaded machine may draw a table's rows before its pinned columns take their place), then
+ * the last measure's.
+ */
+export async function settledLayoutProblems(
+  page: Page,
+  keys: readonly string[],
+  actions = false,
+  ms = 5000,
+): Promise<string[]> {
+  const deadline = Date.now() + ms;
+  let problems = await layoutProblems(page, keys, actions);
+  while (problems.length > 0 && Date.now() < deadline) {
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    problems = await layoutProblems(page, keys, actions);
+  }
+  return problems;
+}
+
 function probe({ keys, actions: rowsAct }: { keys: string[]; actions: boolean }): string[] {
   const problems: string[] = [];
   const width = window.innerWidth;
