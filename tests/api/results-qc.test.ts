@@ -100,4 +100,51 @@ describe('a rejected QC run', () => {
       'firstReviewed',
     );
   });
+
+  it('of one level is not released by an accepted run of another level', async () => {
+    const planOf = async (level: 'L1' | 'L2', mean: number) => {
+      const material = await create('qcMaterial', {
+        name: `测试 WBC 质控 ${level} 二`,
+        manufacturer: '测试',
+        lotNo: `T-WBC-${level}-2`,
+        itemCode: 'WBC',
+        level,
+        receivedDate: '2026-01-01',
+        expiryDate: '2099-12-31',
+        unit: '10^9/L',
+        targetMean: mean,
+        targetSd: 0.3,
+        enabled: true,
+      });
+      return create('qcPlan', {
+        name: `XN-2000 WBC ${level}`,
+        material: material.id,
+        ruleCombination: (await byName('qcRuleCombination', '单规则 1-3s')).id,
+        instrument: 'XN-2000',
+        frequency: 'daily',
+        startDate: '2026-01-01',
+        enabled: true,
+      });
+    };
+    const [low, high] = [await planOf('L1', 7), await planOf('L2', 15)];
+    const at = (secondsAgo: number) => localDateTime(new Date(Date.now() - secondsAgo * 1000));
+    const failed = await create('qcResult', {
+      plan: low.id,
+      runAt: at(50),
+      runNo: 'T-RUN-2',
+      value: 9.5,
+      operator: '王检验',
+    });
+    expect(failed.status).toBe('reject');
+    const passed = await create('qcResult', {
+      plan: high.id,
+      runAt: at(40),
+      runNo: 'T-RUN-3',
+      value: 15,
+      operator: '王检验',
+    });
+    expect(passed.status).toBe('accept');
+    const wbc = await enteredWhiteCount();
+    expect((await firstReview(wbc.id)).body.resultMessage).toContain('结果暂停审核');
+  });
 });
