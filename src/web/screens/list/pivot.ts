@@ -15,6 +15,10 @@ export interface GridLine {
   cells: Map<string, ScreenRecord>;
 }
 
+/** Numeric keys (ids) by number, others as text. */
+const byKey = (a: GridColumn, b: GridColumn) =>
+  /^\d+$/.test(a.key) && /^\d+$/.test(b.key) ? Number(a.key) - Number(b.key) : a.key.localeCompare(b.key);
+
 const keyOf = (record: ScreenRecord, field: string) => String(record[field] ?? '');
 const labelOf = (record: ScreenRecord, field: string) => {
   const label = record.labels?.[field];
@@ -23,7 +27,8 @@ const labelOf = (record: ScreenRecord, field: string) => {
 
 /**
  * The records of a list as a grid (specimens × items): lines in the order their first record comes,
- * columns in the order of first appearance. Two records with the same line and column keep the first.
+ * columns in the order of their keys (an item's id: the catalogue's order), whatever order the page's
+ * rows came in. Two records with the same line and column keep the first.
  */
 export function pivot(
   records: ScreenRecord[],
@@ -42,5 +47,5 @@ export function pivot(
     if (!line.cells.has(columnKey)) line.cells.set(columnKey, record);
   }
   for (const line of lines.values()) for (const [key, record] of line.cells) columns.get(key)!.records.push(record);
-  return { lines: [...lines.values()], columns: [...columns.values()] };
+  return { lines: [...lines.values()], columns: [...columns.values()].sort(byKey) };
 }
