@@ -2,7 +2,7 @@ import type { Locale } from '../../shared/i18n/messages.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { ResourceName } from '../kernel/resources/store.js';
 import { STAT_MESSAGES, say } from './messages.js';
-import { INTERVALS, periodSql, type Interval, type Period } from './period.js';
+import { INTERVALS, edgesOf, localDate, periodSql, wholeMonths, type Interval, type Period } from './period.js';
 
 /**
  * The statistics' SQL over the fact tables of migration 15 (stat_specimen, stat_specimen_item,
@@ -57,8 +57,12 @@ const isInterval = (d: Dimension): d is Interval => (INTERVALS as readonly strin
 
 /** Clauses and parameters of a query, built together so that the numbering of $n stays right. */
 class Sql {
-  readonly values: unknown[] = [];
   readonly where: string[] = [];
+  constructor(readonly values: unknown[] = []) {}
+  /** Clauses of a part of the same statement (a subquery): their own conditions, the statement's $n. */
+  clauses(): Sql {
+    return new Sql(this.values);
+  }
   param(value: unknown): string {
     this.values.push(value);
     return `$${this.values.length}`;
@@ -109,12 +113,24 @@ export async function specimenVolume(db: Queryable, q: FactQuery): Promise<{ row
       }[q.by];
   const from = perTest ? 'stat_specimen_item f' : 'stat_specimen f';
   const unnest = q.by === 'purpose' ? 'cross join lateral unnest(f.purposes) as p(purpose)' : '';
-  const counted = perTest ? 'count(distinct f.specimen_id)::int' : 'count(*)::int';
+  // A test row is one specimen and item: per test, rows are specimens; per group or in all, a specimen
+  // with two tests of a group counts once, made distinct by hashing (count(distinct) would sort them all).
+  const specimens = (key: string) =>
+    q.by === 'test'
+      ? `select ${key} as key from ${from} ${sql.clause()}`
+      : `select distinct ${key} as key, f.specimen_id from ${from} ${sql.clause()}`;
   const rows = await db.query<KeyedRow & { count: number }>(
-    `select ${key} as key, ${counted} as count from ${from} ${unnest} ${sql.clause()} group by 1`,
+    perTest
+      ? `select key, count(*)::int as count from (${specimens(key)}) x group by key`
+      : `select ${key} as key, count(*)::int as count from ${from} ${unnest} ${sql.clause()} group by 1`,
     sql.values,
   );
-  const [total] = await db.query<{ n: number }>(`select ${counted} as n from ${from} ${sql.clause()}`, sql.values);
+  const [total] = await db.query<{ n: number }>(
+    perTest
+      ? `select count(*)::int as n from (select distinct f.specimen_id from ${from} ${sql.clause()}) x`
+      : `select count(*)::int as n from ${from} ${sql.clause()}`,
+    sql.values,
+  );
   return { rows, total: total?.n ?? 0 };
 }
 
@@ -130,9 +146,47 @@ export const TURNAROUNDS = {
 const ITEM_TARGETS = 'stat_item_target';
 
 /**
- * Turnaround of tests (an item ordered on a specimen): median and 90th percentile (continuous, as
- * percentile_cont interpolates), longest, and how many were within their target, in minutes, per test,
- * group, hospital or period. `itemTargets`: each item's own tatHours where it has them, the default else.
+ * The figures of a turnaround from the tests it counts (a select of key, minutes, target and n, the
+ * number of tests of that minute): per key the count, median and 90th percentile, longest and how many
+ * within target. The percentiles are read off
+ * a histogram (tests per key and minute) at the 0-based ranks floor and ceil of p × (n − 1) on the
+ * running count, and interpolated between them: the values percentile_cont gives.
+ */
+export function percentilesOf(tests: string): string {
+  const at = (p: number, bound: 'floor' | 'ceil') => `min(minutes) filter (where upto > ${bound}(${p} * (total - 1)))`;
+  const interpolated = (p: number, name: string) =>
+    `(${name}lo + (${p} * (total - 1) - floor(${p} * (total - 1))) * (${name}hi - ${name}lo))::float8`;
+  return `with tests as (${tests}),
+     histogram as (
+       select key, minutes, sum(n) as n, coalesce(sum(n) filter (where minutes <= target), 0) as within,
+              min(target) as low, max(target) as high
+         from tests group by key, minutes),
+     running as (
+       select *, sum(n) over (partition by key order by minutes) as upto, sum(n) over (partition by key) as total
+         from histogram),
+     ranks as (
+       select key, total, ${at(0.5, 'floor')} as m50lo, ${at(0.5, 'ceil')} as m50hi,
+              ${at(0.9, 'floor')} as m90lo, ${at(0.9, 'ceil')} as m90hi,
+              max(minutes) as longest, sum(within)::int as within, min(low) as low, max(high) as high
+         from running group by key, total)
+     select key, total::int as count, ${interpolated(0.5, 'm50')} as "medianMinutes",
+            ${interpolated(0.9, 'm90')} as "p90Minutes", longest::float8 as "maxMinutes", within as "withinTarget",
+            case when low = high then low::float8 end as "targetMinutes"
+       from ranks`;
+}
+
+/** Whole minutes between two times, a minute begun counting as one. */
+export const wholeMinutes = (from: string, to: string) => `stat_minutes(${from}, ${to})`;
+
+/**
+ * Turnaround of tests (an item ordered on a specimen): median and 90th percentile, longest, and how
+ * many were within their target, in whole minutes (a minute begun counts, so "within target" holds
+ * exactly when the time to the second is within it), per test, group, hospital or period.
+ * `itemTargets`: each item's own tatHours where it has them, the default else.
+ *
+ * Why whole minutes: the percentiles of a year are over millions of tests. Sorting them (what
+ * percentile_cont does) takes seconds; counting them per row and minute is one hash aggregate, and
+ * leaves a few thousand rows to read the percentiles from (`percentilesOf`).
  */
 export async function turnaround(
   db: Queryable,
@@ -140,34 +194,65 @@ export async function turnaround(
   which: keyof typeof TURNAROUNDS,
   target: { defaultMinutes: number; itemTargets: boolean },
 ): Promise<KeyedRow[]> {
-  const { start, end } = TURNAROUNDS[which];
   const sql = new Sql();
-  sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, 'not f.cancelled', `f.${start} is not null`);
-  sql.within(`f.${end}`, q.period);
+  const defaultTarget = sql.param(target.defaultMinutes);
+  const months = (await countedMonths(db, q)) ? wholeMonths(q.period) : undefined;
+  const tests = [
+    ...(months ? [monthCounts(sql, q, which, months)] : []),
+    ...(months ? edgesOf(q.period, months) : [q.period]).map((period) => testRows(sql, q, which, period)),
+  ];
+  const targetSql = target.itemTargets ? `coalesce(t.minutes, ${defaultTarget}::numeric)` : `${defaultTarget}::numeric`;
+  const join = target.itemTargets ? `left join ${ITEM_TARGETS} t on t.id = f.item_id` : '';
+  return db.query<KeyedRow>(
+    percentilesOf(`select f.key, f.minutes, ${targetSql} as target, f.n from (${tests.join(' union all ')}) f ${join}`),
+    sql.values,
+  );
+}
+
+/** The narrowing of a figure to a hospital, group or test, on a table aliased f. */
+function narrowed(sql: Sql, q: FactQuery) {
   if (q.hospital !== undefined) sql.where.push(`f.hospital_id = ${sql.param(q.hospital)}`);
   if (q.group !== undefined) sql.where.push(`f.group_id = ${sql.param(q.group)}`);
   if (q.item !== undefined) sql.where.push(`f.item_id = ${sql.param(q.item)}`);
+}
+
+/** Each test of the period, one row each (key, item, minutes, n = 1). */
+function testRows(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, period: Period): string {
+  const { start, end } = TURNAROUNDS[which];
+  const sql = into.clauses();
+  sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, 'not f.cancelled', `f.${start} is not null`);
+  sql.within(`f.${end}`, period);
+  narrowed(sql, q);
   const key = isInterval(q.by)
     ? periodSql(`f.${end}`, q.by, q.offsetMinutes)
     : { hospital: 'f.hospital_id', group: 'f.group_id', test: 'f.item_id', specimenType: 'null', purpose: 'null' }[
         q.by
       ];
-  const defaultTarget = sql.param(target.defaultMinutes);
-  const targetSql = target.itemTargets ? `coalesce(t.minutes, ${defaultTarget}::numeric)` : `${defaultTarget}::numeric`;
-  const join = target.itemTargets ? `left join ${ITEM_TARGETS} t on t.id = f.item_id` : '';
-  return db.query<KeyedRow>(
-    `select key, count(*)::int as count,
-            percentile_cont(0.5) within group (order by minutes) as "medianMinutes",
-            percentile_cont(0.9) within group (order by minutes) as "p90Minutes",
-            max(minutes) as "maxMinutes",
-            count(*) filter (where minutes <= target)::int as "withinTarget",
-            case when min(target) = max(target) then min(target)::float8 end as "targetMinutes"
-       from (select ${key} as key, (extract(epoch from f.${end} - f.${start}) / 60)::float8 as minutes,
-                    ${targetSql} as target
-               from stat_specimen_item f ${join} ${sql.clause()}) x
-      group by key`,
-    sql.values,
-  );
+  return `select ${key} as key, f.item_id, ${wholeMinutes(`f.${start}`, `f.${end}`)} as minutes, 1 as n
+            from stat_specimen_item f ${sql.clause()}`;
+}
+
+/** The counted tests of whole lab months (migration 16), by item and minute. */
+function monthCounts(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, months: Period): string {
+  const sql = into.clauses();
+  sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, `f.measure = ${sql.param(which)}`, 'f.n > 0');
+  if (months.from) sql.where.push(`f.month >= ${sql.param(localDate(months.from))}::date`);
+  if (months.to) sql.where.push(`f.month < ${sql.param(localDate(months.to))}::date`);
+  narrowed(sql, q);
+  const key =
+    q.by === 'month'
+      ? `to_char(f.month, 'YYYY-MM')`
+      : { hospital: 'f.hospital_id', group: 'f.group_id', test: 'f.item_id', specimenType: 'null', purpose: 'null' }[
+          q.by as Exclude<Dimension, Interval>
+        ];
+  return `select ${key} as key, f.item_id, f.minutes, f.n from stat_turnaround_month f ${sql.clause()}`;
+}
+
+/** Whether the month counts are kept with the clock this figure is asked with (not before a server set it). */
+async function countedMonths(db: Queryable, q: FactQuery): Promise<boolean> {
+  if (q.by === 'day' || q.by === 'week') return false;
+  const [clock] = await db.query<{ offset: number | null }>('select offset_minutes as offset from stat_clock');
+  return clock?.offset === q.offsetMinutes;
 }
 
 /** Steps of the lifecycles a person's workload counts, by the event that records each. */
@@ -229,11 +314,11 @@ export async function labSummary(db: Queryable, orgId: number, period: Period) {
   const reported = new Sql();
   reported.where.push(`org_id = ${reported.param(orgId)}`, 'received_at is not null');
   reported.within('reported_at', period);
-  const [reports] = await db.query<{ n: number; median: number | null; p90: number | null }>(
-    `select count(*)::int as n,
-            percentile_cont(0.5) within group (order by extract(epoch from reported_at - received_at)::float8 / 60) as median,
-            percentile_cont(0.9) within group (order by extract(epoch from reported_at - received_at)::float8 / 60) as p90
-       from stat_specimen ${reported.clause()}`,
+  const [reports] = await db.query<{ count: number; medianMinutes: number | null; p90Minutes: number | null }>(
+    percentilesOf(
+      `select 1 as key, ${wholeMinutes('received_at', 'reported_at')} as minutes, null::numeric as target
+         from stat_specimen ${reported.clause()}`,
+    ),
     reported.values,
   );
   const issued = new Sql();
@@ -248,9 +333,9 @@ export async function labSummary(db: Queryable, orgId: number, period: Period) {
   return {
     specimens: specimens?.n ?? 0,
     tests: tests?.n ?? 0,
-    reports: reports?.n ?? 0,
+    reports: reports?.count ?? 0,
     critical: critical?.n ?? 0,
-    medianInLabMinutes: reports?.median ?? null,
-    p90InLabMinutes: reports?.p90 ?? null,
+    medianInLabMinutes: reports?.medianMinutes ?? null,
+    p90InLabMinutes: reports?.p90Minutes ?? null,
   };
 }

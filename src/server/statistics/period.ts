@@ -45,3 +45,24 @@ export function periodSql(column: string, interval: Interval, offsetMinutes: num
 
 /** Minutes the lab's wall clock is ahead of UTC at that instant. */
 export const offsetAt = (at: Date) => -at.getTimezoneOffset();
+
+const monthStart = (at: Date, add = 0) => new Date(at.getFullYear(), at.getMonth() + add, 1);
+
+/** The whole months of the lab's calendar within a period (an open end stays open), if it has any. */
+export function wholeMonths(period: Period): Period | undefined {
+  const from = period.from && monthStart(period.from, period.from > monthStart(period.from) ? 1 : 0);
+  const to = period.to && monthStart(period.to);
+  return from && to && from >= to ? undefined : { from, to };
+}
+
+/** What a period holds beyond its whole months: the days before the first and after the last. */
+export function edgesOf(period: Period, months: Period): Period[] {
+  const edges: Period[] = [];
+  if (period.from && months.from && period.from < months.from) edges.push({ from: period.from, to: months.from });
+  if (period.to && months.to && months.to < period.to) edges.push({ from: months.to, to: period.to });
+  return edges;
+}
+
+/** A day of the lab's calendar as SQL reads a date (YYYY-MM-DD). */
+export const localDate = (at: Date) =>
+  `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;

@@ -771,3 +771,98 @@ create view stat_handover as
     from resource_record where resource = 'handoverRecord';
 `,
 });
+
+migrations.push({
+  version: 16,
+  name: 'turnaround counts per lab month and minute',
+  sql: `
+-- A year's turnaround percentiles are over millions of tests. Tests counted per lab month, item, group,
+-- hospital and whole minute hold the same figures in a few hundred thousand rows at most: whole months
+-- of a period are read here, its ragged ends from stat_specimen_item (statistics/facts.ts).
+
+-- Whole minutes from one time to another, a minute begun counting as one: a test is within a target of
+-- T minutes exactly when its time to the second is.
+create function stat_minutes(from_at timestamptz, to_at timestamptz) returns integer language sql immutable as $fn$
+  select ceil(extract(epoch from to_at - from_at) / 60)::int
+$fn$;
+
+-- The lab's clock against UTC, in minutes, as the server last started with it (statistics' seed): the
+-- months are the lab's. Until a server sets it, the counts stay empty and are not read.
+create table stat_clock (
+  only_row boolean primary key default true check (only_row),
+  offset_minutes integer
+);
+insert into stat_clock (offset_minutes) values (null);
+
+create table stat_turnaround_month (
+  org_id integer not null,
+  measure text not null,
+  month date not null,
+  item_id integer not null,
+  group_id integer,
+  hospital_id integer,
+  minutes integer not null,
+  n integer not null,
+  constraint stat_turnaround_month_key
+    unique nulls not distinct (org_id, measure, month, item_id, group_id, hospital_id, minutes)
+);
+
+-- The statement that adds tests to the counts: \`source\` selects rows of stat_specimen_item with a sign
+-- (1 counts them in, -1 out); each test counts once per turnaround whose two times are known, unless
+-- cancelled. Kept as text so that the triggers run it over their transition tables.
+create function stat_turnaround_upsert(source text) returns text language sql immutable as $fn$
+  select format($q$
+    insert into stat_turnaround_month as t (org_id, measure, month, item_id, group_id, hospital_id, minutes, n)
+    select f.org_id, m.measure, date_trunc('month', (m.end_at at time zone 'UTC') + make_interval(mins => $1))::date,
+           f.item_id, f.group_id, f.hospital_id, stat_minutes(m.start_at, m.end_at), sum(f.sign)::int
+      from (%s) f
+      cross join lateral (values ('preAnalytical', f.collected_at, f.received_at),
+                                 ('inLab', f.received_at, f.reported_at)) m(measure, start_at, end_at)
+     where not f.cancelled and m.start_at is not null and m.end_at is not null
+     group by 1, 2, 3, 4, 5, 6, 7
+    having sum(f.sign) <> 0
+    on conflict on constraint stat_turnaround_month_key do update set n = t.n + excluded.n$q$, source)
+$fn$;
+
+-- Tests written: the rows before count out, the rows after count in (an update that changes none of
+-- the counted columns nets to nothing). Per statement, so a bulk load is one grouped write.
+create function stat_turnaround_counted() returns trigger language plpgsql as $fn$
+declare
+  offset_m integer := (select offset_minutes from stat_clock);
+begin
+  if offset_m is null then return null; end if;
+  execute stat_turnaround_upsert(case tg_op
+    when 'INSERT' then 'select *, 1 as sign from added'
+    when 'DELETE' then 'select *, -1 as sign from removed'
+    else 'select *, -1 as sign from removed union all select *, 1 from added' end) using offset_m;
+  return null;
+end
+$fn$;
+create trigger stat_turnaround_inserted after insert on stat_specimen_item
+  referencing new table as added for each statement execute function stat_turnaround_counted();
+create trigger stat_turnaround_updated after update on stat_specimen_item
+  referencing old table as removed new table as added for each statement execute function stat_turnaround_counted();
+create trigger stat_turnaround_deleted after delete on stat_specimen_item
+  referencing old table as removed for each statement execute function stat_turnaround_counted();
+
+-- stat_rebuild() empties the tests with truncate, which row and transition triggers do not see.
+create function stat_turnaround_emptied() returns trigger language plpgsql as $fn$
+begin
+  truncate stat_turnaround_month;
+  return null;
+end
+$fn$;
+create trigger stat_turnaround_truncated after truncate on stat_specimen_item
+  for each statement execute function stat_turnaround_emptied();
+
+-- A server starting with another clock (first start, a move of time zone): the months are counted again.
+create function stat_set_clock(offset_m integer) returns void language plpgsql as $fn$
+begin
+  if (select offset_minutes from stat_clock) is not distinct from offset_m then return; end if;
+  update stat_clock set offset_minutes = offset_m;
+  delete from stat_turnaround_month;
+  execute stat_turnaround_upsert('select *, 1 as sign from stat_specimen_item') using offset_m;
+end
+$fn$;
+`,
+});
