@@ -4,6 +4,7 @@ import { callerOf, intParam } from '../kernel/http/request.js';
 import { LINE_COLUMNS, type ChargeLine } from './ledger.js';
 import { yuanText } from './money.js';
 import { linesWorkbook } from './linesWorkbook.js';
+import { totalsFrom } from './statements.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -76,20 +77,15 @@ export async function hospitalTotals(kernel: Kernel, request: FastifyRequest<{ Q
   const ids = rows.map((r) => Number(r.hospital));
   const names = await kernel.records.titles(kernel.db, 'referralHospital', orgId, ids);
   return rows.map((r) => {
-    const n = (k: string) => Number(r[k]);
+    const totals = totalsFrom(r);
     return {
-      hospital: n('hospital'),
-      hospitalName: names.get(n('hospital')) ?? '',
-      lineCount: n('lineCount'),
-      sampleCount: n('sampleCount'),
-      grossCents: n('grossCents'),
-      discountCents: n('discountCents'),
-      freeCents: n('freeCents'),
-      payableCents: n('payableCents'),
-      gross: yuanText(n('grossCents')),
-      discount: yuanText(n('discountCents')),
-      free: yuanText(n('freeCents')),
-      payable: yuanText(n('payableCents')),
+      hospital: Number(r.hospital),
+      hospitalName: names.get(Number(r.hospital)) ?? '',
+      ...totals,
+      gross: yuanText(totals.grossCents),
+      discount: yuanText(totals.discountCents),
+      free: yuanText(totals.freeCents),
+      payable: yuanText(totals.payableCents),
     };
   });
 }

@@ -29,7 +29,12 @@ export async function totalsOf(tx: Queryable, where: string, params: unknown[]):
      from l`,
     params,
   );
-  const n = (k: string) => Number(row?.[k] ?? 0);
+  return totalsFrom(row);
+}
+
+/** Totals from a row of sums that SQL gave as text (bigint sums), whichever query made them. */
+export function totalsFrom(row: Record<string, string | null> | undefined): Totals {
+  const n = (k: keyof Totals) => Number(row?.[k] ?? 0);
   return {
     lineCount: n('lineCount'),
     sampleCount: n('sampleCount'),
