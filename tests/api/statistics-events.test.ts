@@ -185,6 +185,17 @@ describe('turnaround from event times', () => {
     ]);
   });
 
+  it("puts the lab's specimen in-lab median and 90th percentile in the group analysis", async () => {
+    const rows = await figures('groupAnalysis', `atFrom=${DAY}&atTo=${DAY}`);
+    // Four specimens registered that day, three reported 120, 180 and 300 minutes after receipt.
+    expect(rows.find((r) => r.group === '华康医学检验中心实验室')).toMatchObject({
+      specimens: 4,
+      reports: 3,
+      medianInLabMinutes: 180,
+      p90InLabMinutes: 276,
+    });
+  });
+
   it('per hospital, group and day, counting tests', async () => {
     const period = `reportedAtFrom=${DAY}&reportedAtTo=${DAY}`;
     const [h1, h2] = await Promise.all(hospitals.map((id) => admin.get<Row>(`/api/resources/referralHospital/${id}`)));

@@ -316,7 +316,7 @@ export async function labSummary(db: Queryable, orgId: number, period: Period) {
   reported.within('reported_at', period);
   const [reports] = await db.query<{ count: number; medianMinutes: number | null; p90Minutes: number | null }>(
     percentilesOf(
-      `select 1 as key, ${wholeMinutes('received_at', 'reported_at')} as minutes, null::numeric as target
+      `select 1 as key, ${wholeMinutes('received_at', 'reported_at')} as minutes, null::numeric as target, 1 as n
          from stat_specimen ${reported.clause()}`,
     ),
     reported.values,
