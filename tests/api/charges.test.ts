@@ -121,7 +121,18 @@ beforeAll(async () => {
   hospitals.A = await hospital('T-CH-A', 'T 甲医院');
   hospitals.B = await hospital('T-CH-B', 'T 乙医院');
   hospitals.C = await hospital('T-CH-C', 'T 丙医院');
-  hospitals.D = await hospital('T-CH-D', 'T 丁医院');
+  // Finance enters 丁 in its own screen (代理医院), a view of the one hospital record specimens name.
+  hospitals.D = (
+    await create('agentHospital', {
+      code: 'T-CH-D',
+      name: 'T 丁医院',
+      level: '2A',
+      salesman: await idOf('salesman', '王建国'),
+      contact: '徐芳',
+      phone: '0571-88231234',
+      settlementCycle: 'quarterly',
+    })
+  ).id;
   specimenType = await idOf('specimenType', '血清');
   purposes.liver = await idOf('inspectionPurpose', '肝功能'); // SH-GGN, catalogue 36.00, 生化组
   purposes.blood = await idOf('inspectionPurpose', '血常规'); // LJ-XCG, catalogue 20.00, 临检组
@@ -199,10 +210,12 @@ beforeAll(async () => {
     barcode: barcodes.丙2,
     itemNames: '肝功能',
     reason: 'staff',
-    applyDate: '2031-03-20',
+    applyDate: '2020-01-01', // typed by a client: the server's time of entry stands instead
   });
-  // Hospital, patient and amount come from the specimen and its lines; the applicant is who entered it.
+  // Hospital, patient and amount come from the specimen and its lines; applicant and day are who entered
+  // it and when.
   expect(waiver).toMatchObject({
+    applyDate: '2031-03-20 09:00:00',
     hospital: hospitals.C,
     patientName: '丙2',
     amount: 40,
@@ -216,6 +229,17 @@ beforeAll(async () => {
 afterAll(() => lims?.close());
 
 describe('charges from what was ordered', () => {
+  it("keeps one record per hospital: finance's 代理医院 and the referral hospitals are the same rows", async () => {
+    const asReferral = (await admin.get<Rec>(`/api/resources/referralHospital/${hospitals.D}`)).body.resultObject;
+    expect(asReferral).toMatchObject({ name: 'T 丁医院', settlementCycle: 'quarterly', settlement: 'monthly' });
+    const inFinance = (await admin.get<{ records: Rec[] }>('/api/resources/agentHospital?code=T-CH-&size=10')).body
+      .resultObject.records;
+    expect(inFinance.map((h) => h.name).sort()).toEqual(['T 丁医院', 'T 丙医院', 'T 乙医院', 'T 甲医院']);
+    const rows = (await admin.get<(Totals & { hospitalName: string })[]>(`/api/finance/chargeTotals?${MARCH}`)).body
+      .resultObject;
+    expect(rows.find((r) => r.hospital === hospitals.D)?.hospitalName).toBe('T 丁医院');
+  });
+
   it('charges each hospital exactly: agreed price, discounts, a waiver, a cancellation and a removed order', async () => {
     const t = await totals();
     // A: 4 × (32.50 agreed + 20.00) = 210.00; 甲5 cancelled and 甲6 rejected net to nothing and are not counted.
@@ -282,7 +306,7 @@ describe('charges from what was ordered', () => {
 
   it('refuses a waiver for a barcode with no specimen, or naming nothing the specimen is charged for', async () => {
     const waiver = (barcode: string, itemNames: string) =>
-      admin.post('/api/resources/freeOfCharge', { barcode, itemNames, reason: 'complaint', applyDate: '2031-03-21' });
+      admin.post('/api/resources/freeOfCharge', { barcode, itemNames, reason: 'complaint' });
     const unknown = await waiver('T999999999', '肝功能');
     expect(unknown.status).toBe(400);
     expect(unknown.body.resultMessage).toBe('没有条码号为 T999999999 的标本');

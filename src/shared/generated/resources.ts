@@ -47,24 +47,6 @@ export interface AgentCustomerRecord {
 }
 
 /**
- * Customer hospitals that send specimens to the lab, directly or through an agent; prices, discounts, statements and call records name these hospitals.
- */
-export interface AgentHospitalRecord {
-  code: string | null;
-  name: string | null;
-  level?: ('3A' | '3B' | '2A' | '2B' | '1' | 'private' | 'checkup' | 'clinic') | null;
-  agent?: number | null;
-  salesman: number | null;
-  address?: string | null;
-  contactPerson?: string | null;
-  contactPhone?: string | null;
-  cooperationStart?: string | null;
-  settlementCycle?: ('monthly' | 'quarterly' | 'perCase') | null;
-  enabled?: boolean | null;
-  remark?: string | null;
-}
-
-/**
  * Agents (distributors) who bring hospitals to the lab, with their region, commission and credit limit.
  */
 export interface AgentRecord {
@@ -316,7 +298,7 @@ export interface FreeOfChargeRecord {
   reason: ('retest' | 'complaint' | 'research' | 'staff' | 'charity' | 'other') | null;
   reasonDetail?: string | null;
   applicant?: string | null;
-  applyDate: string | null;
+  applyDate?: string | null;
   approvalStatus?: ('pending' | 'approved' | 'rejected') | null;
   approver?: string | null;
 }
@@ -1442,7 +1424,7 @@ export interface QcRuleRecord {
 }
 
 /**
- * Hospitals and clinics that send specimens to the lab (the lab's customers): level, region, contact, settlement and report delivery.
+ * Hospitals and clinics that send specimens to the lab (the lab's customers): level, region, contact, settlement and report delivery. The one record of a customer hospital: specimens, prices, discounts, charges, statements and call records all name it; 代理医院 is a view of it.
  */
 export interface ReferralHospitalRecord {
   code: string | null;
@@ -1455,7 +1437,10 @@ export interface ReferralHospitalRecord {
   phone?: string | null;
   settlement: ('monthly' | 'cash' | 'prepaid') | null;
   reportDelivery: ('online' | 'paper' | 'both') | null;
-  salesman?: string | null;
+  salesman?: number | null;
+  agent?: number | null;
+  cooperationStart?: string | null;
+  settlementCycle?: ('monthly' | 'quarterly' | 'perCase') | null;
   enabled?: boolean | null;
   remark?: string | null;
 }
@@ -1889,7 +1874,6 @@ export interface ResourceRecords {
   abnormalSampleType: AbnormalSampleTypeRecord;
   administrator: AdministratorRecord;
   agentCustomer: AgentCustomerRecord;
-  agentHospital: AgentHospitalRecord;
   agent: AgentRecord;
   auditRule: AuditRuleRecord;
   barcodeRule: BarcodeRuleRecord;

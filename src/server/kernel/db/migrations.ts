@@ -866,3 +866,68 @@ end
 $fn$;
 `,
 });
+
+migrations.push({
+  version: 17,
+  name: 'one hospital record: finance hospitals merged into the referral hospitals',
+  sql: `
+-- Specimens, prices and charges name referral hospitals, while finance kept hospitals of its own
+-- (agentHospital): one customer, two records that never agreed. 代理医院 is now a view of the referral
+-- hospitals, so its rows move there, merged with the referral hospital of the same name (or code).
+
+-- A referral hospital's salesman was a typed name; it names the salesman record now. A name no
+-- salesman record has is kept in the remark rather than lost.
+update resource_record h
+   set data = case
+     when m.salesman_id is not null then jsonb_set(h.data, '{salesman}', to_jsonb(m.salesman_id))
+     else (h.data - 'salesman') || jsonb_build_object('remark',
+            concat_ws(' ', nullif(h.data->>'remark', ''), '原业务员：' || (h.data->>'salesman')))
+   end
+  from (select r.id,
+               (select s.id from resource_record s
+                 where s.resource = 'salesman' and s.org_id = r.org_id and s.data->>'name' = r.data->>'salesman'
+                 order by s.id limit 1) as salesman_id
+          from resource_record r
+         where r.resource = 'referralHospital' and jsonb_typeof(r.data->'salesman') = 'string') m
+ where h.id = m.id;
+update resource_record set data = data - 'salesman'
+ where resource = 'referralHospital' and data->>'salesman' = '';
+
+-- Each finance hospital as a referral hospital's document.
+create temporary table hospital_move on commit drop as
+select a.id as agent_id,
+       coalesce(
+         (select r.id from resource_record r where r.resource = 'referralHospital' and r.org_id = a.org_id
+             and r.data->>'name' = a.data->>'name' order by r.id limit 1),
+         (select r.id from resource_record r where r.resource = 'referralHospital' and r.org_id = a.org_id
+             and r.data->>'code' = a.data->>'code' order by r.id limit 1)) as referral_id,
+       jsonb_strip_nulls(jsonb_build_object(
+         'code', a.data->'code', 'name', a.data->'name',
+         'level', case a.data->>'level' when 'checkup' then 'exam' when 'clinic' then 'community'
+                                        else a.data->>'level' end,
+         'agent', a.data->'agent', 'salesman', a.data->'salesman', 'address', a.data->'address',
+         'contact', a.data->'contactPerson', 'phone', a.data->'contactPhone',
+         'cooperationStart', a.data->'cooperationStart', 'settlementCycle', a.data->'settlementCycle',
+         'settlement', 'monthly', 'enabled', a.data->'enabled', 'remark', a.data->'remark')) as doc
+  from resource_record a
+ where a.resource = 'agentHospital';
+
+-- Same hospital: the referral record keeps what it has and gains what finance knew.
+update resource_record r
+   set data = (m.doc - 'code' - 'name') || r.data, version = r.version + 1, updated_at = now()
+  from hospital_move m
+ where r.id = m.referral_id;
+-- Call records named the finance record; they name the one hospital now.
+update resource_record c
+   set data = jsonb_set(c.data, '{hospital}', to_jsonb(m.referral_id))
+  from hospital_move m
+ where c.resource = 'callRecord' and m.referral_id is not null and stat_int(c.data->'hospital') = m.agent_id;
+delete from resource_record a using hospital_move m where a.id = m.agent_id and m.referral_id is not null;
+
+-- A hospital only finance knew becomes a referral hospital under the same id: references stay right.
+update resource_record a
+   set resource = 'referralHospital', data = m.doc
+  from hospital_move m
+ where a.id = m.agent_id and m.referral_id is null;
+`,
+});
