@@ -238,6 +238,10 @@ describe('charges from what was ordered', () => {
     const rows = (await admin.get<(Totals & { hospitalName: string })[]>(`/api/finance/chargeTotals?${MARCH}`)).body
       .resultObject;
     expect(rows.find((r) => r.hospital === hospitals.D)?.hospitalName).toBe('T 丁医院');
+    // The charge-lines screen (收费明细) filters by its fields' names.
+    const onScreen = await linesOf(`hospitalId=${hospitals.D}&serviceDateFrom=2031-03-01&serviceDateTo=2031-03-31`);
+    expect(onScreen.map((l) => l.barcode)).toEqual(Array(onScreen.length).fill(barcodes.丁1));
+    expect(onScreen.length).toBeGreaterThan(0);
   });
 
   it('charges each hospital exactly: agreed price, discounts, a waiver, a cancellation and a removed order', async () => {

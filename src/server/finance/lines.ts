@@ -10,14 +10,20 @@ type Query = Record<string, string | undefined>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-/** The conditions a query names on charge lines (hospital, period, barcode, statement, recalculation). */
+/**
+ * The conditions a query names on charge lines (hospital, period, barcode, statement, recalculation);
+ * the charge-lines screen sends its filters by field name (hospitalId, serviceDateFrom/To).
+ */
 function conditions(orgId: number, q: Query): { where: string; params: unknown[] } {
   const params: unknown[] = [orgId];
   const parts = ['org_id = $1'];
   const add = (sql: string, value: unknown) => parts.push(sql.replace('?', `$${params.push(value)}`));
-  if (q.hospital && /^\d+$/.test(q.hospital)) add('hospital_id = ?', Number(q.hospital));
-  if (q.from && DAY.test(q.from)) add('service_date >= ?::date', q.from);
-  if (q.to && DAY.test(q.to)) add('service_date <= ?::date', q.to);
+  const hospital = q.hospital ?? q.hospitalId;
+  const from = (q.from ?? q.serviceDateFrom)?.slice(0, 10);
+  const to = (q.to ?? q.serviceDateTo)?.slice(0, 10);
+  if (hospital && /^\d+$/.test(hospital)) add('hospital_id = ?', Number(hospital));
+  if (from && DAY.test(from)) add('service_date >= ?::date', from);
+  if (to && DAY.test(to)) add('service_date <= ?::date', to);
   if (q.barcode) add('barcode = ?', q.barcode);
   if (q.statement && /^\d+$/.test(q.statement)) add('statement_id = ?', Number(q.statement));
   if (q.recalculation && /^\d+$/.test(q.recalculation)) add('recalculation_id = ?', Number(q.recalculation));

@@ -270,6 +270,38 @@ export interface ExpressShipmentRecord {
 }
 
 /**
+ * Every charge the lab made, line by line, as the server wrote it: a specimen's ordered items priced when it was registered, the reversals written when an order was removed or the specimen cancelled or rejected, the lines a recalculation replaced. Read-only: statements, reconciliation and write-offs are sums of these lines.
+ */
+export interface ChargeLineRecord {
+  serviceDate?: string | null;
+  barcode?: string | null;
+  hospitalId?: number | null;
+  kind?: ('charge' | 'reversal') | null;
+  code?: string | null;
+  name?: string | null;
+  list?: string | null;
+  price?: string | null;
+  discount?: string | null;
+  free?: string | null;
+  payable?: string | null;
+  reason?:
+    | (
+        | 'ordered'
+        | 'orderRemoved'
+        | 'hospitalChanged'
+        | 'cancelled'
+        | 'rejected'
+        | 'recalculated'
+        | 'waiverChanged'
+        | 'deleted'
+      )
+    | null;
+  statementId?: number | null;
+  createdByName?: string | null;
+  createdAt?: string | null;
+}
+
+/**
  * Discounts granted to a hospital (or all hospitals) on all items, a professional group or one item, for a period. Charge lines apply the most specific one of the day (one item, then a group, then all items; the hospital's own before one for every hospital) to the settlement price, rounded half up to the cent.
  */
 export interface DiscountRecord {
@@ -1888,6 +1920,7 @@ export interface ResourceRecords {
   systemDictionary: SystemDictionaryRecord;
   entrustedHospital: EntrustedHospitalRecord;
   expressShipment: ExpressShipmentRecord;
+  chargeLine: ChargeLineRecord;
   discount: DiscountRecord;
   freeOfCharge: FreeOfChargeRecord;
   priceRecalculation: PriceRecalculationRecord;
