@@ -66,7 +66,7 @@ describe('demo process models', () => {
       })
       .toEqual(['取材']);
     const detail = (await editor.get<TaskDetail>(`/api/workflow/task/${task!.id}`)).body.resultObject;
-    expect(detail.form?.pageName).toBe('取材记录单');
+    expect(detail.form?.pageName).toBe('病理取材单');
     expect(detail.form?.elements.map((e) => e.label)).toEqual(['取材部位', '组织块数', '大体所见']);
   });
 });

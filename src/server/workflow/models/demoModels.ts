@@ -46,8 +46,8 @@ const DEMOS: Demo[] = [
     descp: '取材、制片、初诊，复核通过后签发报告，不通过退回初诊',
     nodes: [
       { id: 'start', kind: 'startEvent', name: '开始', col: 0 },
-      { id: 'grossing', kind: 'userTask', name: '取材', col: 1, step: 'startTesting', form: '取材记录单' },
-      { id: 'slide', kind: 'userTask', name: '制片', col: 2, form: '制片记录单' },
+      { id: 'grossing', kind: 'userTask', name: '取材', col: 1, step: 'startTesting', form: '病理取材单' },
+      { id: 'slide', kind: 'userTask', name: '制片', col: 2, form: '病理制片单' },
       { id: 'firstDiagnosis', kind: 'userTask', name: '初诊', col: 3, form: '病理诊断单' },
       { id: 'review', kind: 'userTask', name: '复核', col: 4, form: '病理复核单' },
       { id: 'reviewGateway', kind: 'exclusiveGateway', name: '复核结果', col: 5 },
