@@ -43,8 +43,17 @@ async function generateResources(): Promise<{ out: string; text: string }> {
     const screen = migrateScreen(JSON.parse(await readFile(path.join(dir, file), 'utf8'))) as unknown as ScreenSchema;
     // A view stores no records of its own: its records are its owner's, typed there.
     if (screen.resource.viewOf) continue;
+    const record = recordJsonSchema(screen.fields) as { properties: Record<string, object> };
+    // Each field's English description becomes its property's doc comment, so code reads what the field holds.
+    const documented = Object.fromEntries(
+      screen.fields.map((f) => [
+        f.key,
+        { ...record.properties[f.key], ...(f.description && { description: f.description['en-US'] }) },
+      ]),
+    );
     const schema = {
-      ...recordJsonSchema(screen.fields),
+      ...record,
+      properties: documented,
       required: screen.fields.filter((f) => f.required).map((f) => f.key),
       title: `${pascal(screen.resource.name)}Record`,
       description: screen.description,

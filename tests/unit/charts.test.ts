@@ -355,6 +355,15 @@ describe('axis and legend words of a value', () => {
     };
     expect(valueText(status, { status: 'reject' }, 'en-US')).toBe('Rejected');
   });
+
+  it("takes yes/no and the list separator from the message catalogue in the reader's language", () => {
+    const flag = { key: 'held', type: 'boolean' as const, label: { 'zh-CN': '暂停', 'en-US': 'Held' } };
+    expect(valueText(flag, { held: true }, 'en-US')).toBe('Yes');
+    expect(valueText(flag, { held: false }, 'zh-CN')).toBe('否');
+    const items = field(qc, 'plan');
+    expect(valueText(items, { plan: 1, labels: { plan: ['GLU', 'K'] } }, 'en-US')).toBe('GLU, K');
+    expect(valueText(items, { plan: 1, labels: { plan: ['GLU', 'K'] } }, 'zh-CN')).toBe('GLU、K');
+  });
 });
 
 describe('checking the chart of a screen file', () => {

@@ -110,7 +110,7 @@ export function elementField(element: FormElement): FieldDef {
 /** The form page as a screen schema: the fields of its elements, laid out in the page's columns. */
 export function formPageScreen(page: FormPage): ScreenSchema {
   return {
-    schemaVersion: 2,
+    schemaVersion: 3,
     id: `form-page-${page.id}`,
     title: same(page.pageName),
     resource: { name: 'formData', scope: 'org' },

@@ -4,12 +4,33 @@
  * Reasons a specimen is unqualified (haemolysed, clotted, wrong container, insufficient, unlabelled …) and how each is handled.
  */
 export interface AbnormalSampleTypeRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Where the fault lies.
+   */
   category: ('quality' | 'label' | 'container' | 'transport' | 'request') | null;
+  /**
+   * What the lab does with such a specimen.
+   */
   handling: ('reject' | 'recollect' | 'concession') | null;
+  /**
+   * Whether the sender must be told (customer service calls them).
+   */
   notifyClinic?: boolean | null;
+  /**
+   * How staff recognise it.
+   */
   description?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -17,13 +38,37 @@ export interface AbnormalSampleTypeRecord {
  * The administrators of each organisation the caller manages (spec 7.1 createAdmin / updateAdmin / getAdmin): the base organisation keeps every laboratory's administrators, a main lab those of its sub labs. A new administrator gets the organisation's admin role and must change the first password at sign-in; switching the lock off unlocks the account.
  */
 export interface AdministratorRecord {
+  /**
+   * The organisation the administrator manages; fixed once created.
+   */
   organizationId: number | null;
+  /**
+   * Sign-in name; letters, digits and . _ @ - only; cannot change later.
+   */
   userAccount: string | null;
+  /**
+   * The administrator's name as it appears in the log.
+   */
   userName: string | null;
+  /**
+   * A new administrator's first password (8-15 characters of three kinds, spec 5), changed at first sign-in. On edit, a new one resets the password; empty keeps it.
+   */
   password?: string | null;
+  /**
+   * 11-digit mobile number starting with 1 (spec 5).
+   */
   phone?: string | null;
+  /**
+   * Where notices for the administrator go.
+   */
   email?: string | null;
+  /**
+   * Set after five wrong passwords; switch it off to unlock the account.
+   */
   locked?: boolean | null;
+  /**
+   * Wrong passwords in a row since the last good sign-in.
+   */
   failedAttempts?: number | null;
 }
 
@@ -31,18 +76,57 @@ export interface AdministratorRecord {
  * Agents (distributors) who bring hospitals to the lab under a contract, with their contact, contract period, commission and the salesman who looks after them.
  */
 export interface AgentCustomerRecord {
+  /**
+   * Agent number (e.g. DL001).
+   */
   code: string | null;
+  /**
+   * Registered name of the agent company or person.
+   */
   name: string | null;
+  /**
+   * Person at the agent the lab deals with.
+   */
   contactPerson: string | null;
+  /**
+   * Mobile number of the contact person.
+   */
   phone: string | null;
+  /**
+   * Area the agent is authorised to serve.
+   */
   region?: string | null;
+  /**
+   * Number of the agency contract.
+   */
   contractNo?: string | null;
+  /**
+   * First day the contract is in force.
+   */
   contractStart: string | null;
+  /**
+   * Last day of the contract; renewals get a new record or a new end date.
+   */
   contractEnd?: string | null;
+  /**
+   * Share of the settled amount of the agent's hospitals returned to the agent.
+   */
   commissionRate?: number | null;
+  /**
+   * How often the agent is settled with.
+   */
   settlementCycle?: ('monthly' | 'quarterly' | 'perCase') | null;
+  /**
+   * Salesman of the lab who looks after this agent.
+   */
   salesman?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -50,16 +134,49 @@ export interface AgentCustomerRecord {
  * Agents (distributors) who bring hospitals to the lab, with their region, commission and credit limit.
  */
 export interface AgentRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Person the lab deals with.
+   */
   contact?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits).
+   */
   phone?: string | null;
+  /**
+   * Area the agent covers.
+   */
   region?: string | null;
+  /**
+   * Share of settled amounts paid to the agent.
+   */
   commissionRate?: number | null;
+  /**
+   * Unsettled amount allowed before new specimens are held.
+   */
   creditLimit?: number | null;
+  /**
+   * First day of the agency contract.
+   */
   contractFrom: string | null;
+  /**
+   * Last day of the agency contract.
+   */
   contractTo?: string | null;
+  /**
+   * Whether the agent is active.
+   */
   status: ('active' | 'suspended' | 'ended') | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -67,16 +184,49 @@ export interface AgentRecord {
  * Rules checked when results are reviewed: range, critical value, delta against the last result, logic; they hold a result or let it be auto-verified.
  */
 export interface AuditRuleRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Item the rule checks.
+   */
   item: number | null;
+  /**
+   * What the rule compares.
+   */
   ruleType: ('range' | 'critical' | 'delta' | 'logic') | null;
+  /**
+   * Values below it trigger the rule.
+   */
   lower?: number | null;
+  /**
+   * Values above it trigger the rule.
+   */
   upper?: number | null;
+  /**
+   * Change from the patient's last result that triggers the rule.
+   */
   deltaPercent?: number | null;
+  /**
+   * Only earlier results within this many days are compared.
+   */
   deltaDays?: number | null;
+  /**
+   * What happens when it triggers.
+   */
   action: ('hold' | 'warn' | 'autoVerify') | null;
+  /**
+   * Text the reviewer sees.
+   */
   message?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -84,18 +234,57 @@ export interface AuditRuleRecord {
  * How the lab's barcodes are built: prefix + date part + fixed-width sequence, restarted daily, monthly, yearly or never; numbers are issued without gaps.
  */
 export interface BarcodeRuleRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * What the numbers label.
+   */
   usage: ('tube' | 'request' | 'logistics' | 'pathology') | null;
+  /**
+   * Fixed letters or digits at the start (may be empty).
+   */
   prefix?: string | null;
+  /**
+   * Date printed after the prefix; it must carry the reset period or numbers would repeat.
+   */
   datePart: ('none' | 'yyyy' | 'yyMM' | 'yyyyMM' | 'yyMMdd' | 'yyyyMMdd') | null;
+  /**
+   * Digits of the sequence, zero-padded (4 gives 0001-9999 per period).
+   */
   sequenceWidth: number | null;
+  /**
+   * When the sequence starts again at 1.
+   */
   resetPeriod: ('daily' | 'monthly' | 'yearly' | 'never') | null;
+  /**
+   * Code128 for tubes, QR for logistics (domain notes).
+   */
   symbology: ('code128' | 'qr') | null;
+  /**
+   * Period of the last number issued (filled by the server).
+   */
   currentPeriod?: string | null;
+  /**
+   * Last sequence issued in the current period (filled by the server).
+   */
   lastSequence?: number | null;
+  /**
+   * Last number issued; labs reconcile it with their sample count.
+   */
   lastBarcode?: string | null;
+  /**
+   * Disabled rules issue no numbers.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -103,20 +292,65 @@ export interface BarcodeRuleRecord {
  * Customer-service log of calls with hospitals and patients: report enquiries, complaints, pick-up requests and critical-value notifications (who was told, and read back).
  */
 export interface CallRecordRecord {
+  /**
+   * Number of the call record (e.g. KF20260120-001).
+   */
   callNo: string | null;
+  /**
+   * Incoming call to the lab, or a call the lab made.
+   */
   direction: ('in' | 'out') | null;
+  /**
+   * When the call started.
+   */
   callTime: string | null;
+  /**
+   * Number of the other party.
+   */
   phone: string | null;
+  /**
+   * Person on the other end of the line.
+   */
   contactName: string | null;
+  /**
+   * Hospital the call concerned, when any.
+   */
   hospital?: number | null;
+  /**
+   * Barcode of the specimen the call is about, when any.
+   */
   barcode?: string | null;
+  /**
+   * What the call was about.
+   */
   category: ('report' | 'critical' | 'complaint' | 'pickup' | 'consult' | 'other') | null;
+  /**
+   * What was said and agreed.
+   */
   content: string | null;
+  /**
+   * Clinician or nurse who took the critical value.
+   */
   receiverName?: string | null;
+  /**
+   * The receiver read the critical value back (a critical-value notification needs it).
+   */
   readBack?: boolean | null;
+  /**
+   * Customer-service agent who took or made the call.
+   */
   handler: string | null;
+  /**
+   * Whether the matter is closed.
+   */
   result: ('resolved' | 'followUp' | 'transferred') | null;
+  /**
+   * Day to call back; required when the outcome is follow-up.
+   */
   followUpDate?: string | null;
+  /**
+   * Length of the call in seconds.
+   */
   durationSeconds?: number | null;
 }
 
@@ -124,13 +358,37 @@ export interface CallRecordRecord {
  * Specimens sent out to entrusted labs: what, where, when it left, when the report is due and the external report number.
  */
 export interface CommissionOrderRecord {
+  /**
+   * Number of the send-out.
+   */
   orderNo: string | null;
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Patient of the specimen.
+   */
   patientName?: string | null;
+  /**
+   * Arrangement used (item and entrusted lab).
+   */
   project: number | null;
+  /**
+   * When it left the lab.
+   */
   sentAt: string | null;
+  /**
+   * Day the external report is due.
+   */
   dueOn?: string | null;
+  /**
+   * Where the send-out stands.
+   */
   status: ('sent' | 'received' | 'reported' | 'returned') | null;
+  /**
+   * Report number of the entrusted lab.
+   */
   externalReportNo?: string | null;
 }
 
@@ -138,13 +396,37 @@ export interface CommissionOrderRecord {
  * Which inspection items are sent out to which entrusted hospital, under what external code, at what cost and turnaround. The page is the administrators' (spec 2.2); editors read the list, since they choose from it on the screens that refer to it.
  */
 export interface CommissionedProjectRecord {
+  /**
+   * Name of the arrangement shown in the commission center.
+   */
   name: string | null;
+  /**
+   * Inspection item the lab sends out to the entrusted hospital.
+   */
   item: number | null;
+  /**
+   * Lab that runs it.
+   */
   entrustedHospital: number | null;
+  /**
+   * The entrusted lab's own code of the item, printed on the send-out list.
+   */
   externalCode?: string | null;
+  /**
+   * What the entrusted lab charges the lab.
+   */
   cost: number | null;
+  /**
+   * Days until their report arrives.
+   */
   tatDays?: number | null;
+  /**
+   * Volume, container and transport the entrusted lab asks for.
+   */
   specimenRequirement?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -152,12 +434,33 @@ export interface CommissionedProjectRecord {
  * Per professional group: the daily receiving cut-off, expected volume and the threshold that raises a volume alert on the dashboard.
  */
 export interface DailySampleConfigRecord {
+  /**
+   * Name of the setting.
+   */
   name: string | null;
+  /**
+   * Group the setting applies to.
+   */
   professionalGroup: number | null;
+  /**
+   * Specimens received after this time count for the next day (HH:mm).
+   */
   cutoffTime: string | null;
+  /**
+   * Specimens the group expects on a normal day.
+   */
   expectedVolume: number | null;
+  /**
+   * Daily count above which the dashboard shows a volume alert.
+   */
   alertThreshold?: number | null;
+  /**
+   * Time the day's reports are released (HH:mm).
+   */
   reportTime?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -165,16 +468,49 @@ export interface DailySampleConfigRecord {
  * Batches of requests or results imported from hospitals' files or interfaces, with counts of rows imported and refused. An import of a hospital's codes into the import dictionary (spec 7.4 imporItem, upLoadItemExcel) records its batch here too.
  */
 export interface DataImportRecord {
+  /**
+   * Number of the import batch.
+   */
   batchNo: string | null;
+  /**
+   * Hospital the data came from.
+   */
   hospital: number | null;
+  /**
+   * What the batch held: requests, results, patients or codes for the import dictionary.
+   */
   kind: ('request' | 'result' | 'patient' | 'dictionary') | null;
+  /**
+   * File or interface the batch came from.
+   */
   fileName?: string | null;
+  /**
+   * Rows in the file.
+   */
   totalRows?: number | null;
+  /**
+   * Rows of the file that were imported successfully.
+   */
   importedRows?: number | null;
+  /**
+   * Rows refused; the summary says why.
+   */
   failedRows?: number | null;
+  /**
+   * Where the batch stands.
+   */
   status: ('pending' | 'done' | 'partial' | 'failed') | null;
+  /**
+   * Who ran the import.
+   */
   importedBy?: string | null;
+  /**
+   * When the batch was imported.
+   */
   importedAt?: string | null;
+  /**
+   * Why rows were refused.
+   */
   errorSummary?: string | null;
 }
 
@@ -182,11 +518,29 @@ export interface DataImportRecord {
  * Tree data sources for form controls: a root node names a data source, its children are the choices (e.g. 标本性状 → 溶血, 脂血, 凝块).
  */
 export interface TreeDataSourceRecord {
+  /**
+   * Name of the data source (root node) or of the choice (child node) as the user reads it.
+   */
   dataSourceName: string | null;
+  /**
+   * Value stored on the form when this choice is picked; unique in the laboratory.
+   */
   code: string | null;
+  /**
+   * Empty for a data source; its data source (or parent choice) for a choice.
+   */
   parentId?: number | null;
+  /**
+   * Position in lists and pickers; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -194,13 +548,37 @@ export interface TreeDataSourceRecord {
  * The laboratory's departments (reception, logistics, professional groups' offices, finance …) as a tree, with the head and the phone staff call.
  */
 export interface DepartmentRecord {
+  /**
+   * Short code of the department.
+   */
   code: string | null;
+  /**
+   * Name of the department as staff know it.
+   */
   name: string | null;
+  /**
+   * The department this one belongs to; empty at the top.
+   */
   parentId?: number | null;
+  /**
+   * Person in charge of the department.
+   */
   head?: string | null;
+  /**
+   * Extension or phone number of the department.
+   */
   phone?: string | null;
+  /**
+   * Position in lists and pickers; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -208,9 +586,21 @@ export interface DepartmentRecord {
  * The organisation's business dictionaries (spec 7.4 dictionary/{bus}): code lists such as rejection reasons, departments, result flags, stains, antibodies and diagnostic phrases, each with its entries. On the public platform (meta.isBasic) it shows the base organisation's set, which only the base organisation edits; pathology opens the same list. The base organisation's set is public data: distributed to chosen labs, synchronised by the main lab, imported by a sub lab (spec 1, 7.4 syncDictionary / issueDictionary).
  */
 export interface BusinessDictionaryRecord {
+  /**
+   * Name screens and forms look the dictionary up by; fixed once created.
+   */
   name: string | null;
+  /**
+   * What the dictionary is for.
+   */
   description?: string | null;
+  /**
+   * Position among the dictionaries (smaller first).
+   */
   sort?: number | null;
+  /**
+   * The dictionary's entries in order: the label users see (each label once), the value screens store, the order, a remark.
+   */
   details?:
     | {
         label?: string | null;
@@ -225,9 +615,21 @@ export interface BusinessDictionaryRecord {
  * System dictionaries shared by every laboratory (spec 7.4 dictionary/{sys}): page sizes (分页), default query time ranges (查询时间范围) and the finance period (财务时间范围) the app reads at page entry. The base organisation's administrators keep them; laboratories read them.
  */
 export interface SystemDictionaryRecord {
+  /**
+   * Name screens and forms look the dictionary up by; fixed once created.
+   */
   name: string | null;
+  /**
+   * What the dictionary is for.
+   */
   description?: string | null;
+  /**
+   * Position among the dictionaries (smaller first).
+   */
   sort?: number | null;
+  /**
+   * The dictionary's entries in order: the label users see (each label once), the value screens store, the order, a remark.
+   */
   details?:
     | {
         label?: string | null;
@@ -242,16 +644,49 @@ export interface SystemDictionaryRecord {
  * External labs and hospitals the lab entrusts (sends out) tests to, with their accreditation, turnaround and transport conditions.
  */
 export interface EntrustedHospitalRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Accreditation the receiving lab holds.
+   */
   accreditation: ('iso15189' | 'cap' | 'cnas' | 'none') | null;
+  /**
+   * Person who receives the lab's send-outs.
+   */
   contact?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits).
+   */
   phone?: string | null;
+  /**
+   * Where specimens are shipped.
+   */
   address?: string | null;
+  /**
+   * Condition specimens travel in.
+   */
   transport: ('room' | 'cold' | 'frozen' | 'dryIce') | null;
+  /**
+   * Working days until the entrusted lab reports.
+   */
   tatDays?: number | null;
+  /**
+   * How the lab pays them.
+   */
   settlement?: ('monthly' | 'cash' | 'prepaid') | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -259,13 +694,37 @@ export interface EntrustedHospitalRecord {
  * Shipments of specimen boxes by courier: waybill, route, temperature and whether they arrived.
  */
 export interface ExpressShipmentRecord {
+  /**
+   * Courier's tracking number on the waybill, used to follow the shipment.
+   */
   waybillNo: string | null;
+  /**
+   * Courier company that carries the box (SF, JD, EMS) or the lab's own courier.
+   */
   courier: ('sf' | 'jd' | 'ems' | 'own') | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Number of the specimen box that was shipped.
+   */
   boxNo?: string | null;
+  /**
+   * Specimens in the box.
+   */
   specimenCount?: number | null;
+  /**
+   * When the courier took the box from the hospital.
+   */
   shippedAt: string | null;
+  /**
+   * When it reached the lab.
+   */
   arrivedAt?: string | null;
+  /**
+   * Where the shipment is: in transit, arrived, delayed or lost.
+   */
   status: ('inTransit' | 'arrived' | 'delayed' | 'lost') | null;
 }
 
@@ -273,17 +732,53 @@ export interface ExpressShipmentRecord {
  * Every charge the lab made, line by line, as the server wrote it: a specimen's ordered items priced when it was registered, the reversals written when an order was removed or the specimen cancelled or rejected, the lines a recalculation replaced. Read-only: statements, reconciliation and write-offs are sums of these lines.
  */
 export interface ChargeLineRecord {
+  /**
+   * Day the specimen was registered, which puts the line in a period.
+   */
   serviceDate?: string | null;
+  /**
+   * Barcode of the specimen charged.
+   */
   barcode?: string | null;
+  /**
+   * Hospital charged: the one referral-hospital record.
+   */
   hospitalId?: number | null;
+  /**
+   * A charge, or the reversal of one (amounts negative).
+   */
   kind?: ('charge' | 'reversal') | null;
+  /**
+   * Code of the purpose or item billed.
+   */
   code?: string | null;
+  /**
+   * Purpose or item billed.
+   */
   name?: string | null;
+  /**
+   * Catalogue price, yuan.
+   */
   list?: string | null;
+  /**
+   * Price from the hospital's price list (or the catalogue), yuan.
+   */
   price?: string | null;
+  /**
+   * Discount taken off, yuan.
+   */
   discount?: string | null;
+  /**
+   * Amount waived by an approved free-of-charge request, yuan.
+   */
   free?: string | null;
+  /**
+   * What the hospital owes for the line, yuan.
+   */
   payable?: string | null;
+  /**
+   * Why the server wrote the line.
+   */
   reason?:
     | (
         | 'ordered'
@@ -296,8 +791,17 @@ export interface ChargeLineRecord {
         | 'deleted'
       )
     | null;
+  /**
+   * Id of the statement that settled the line; empty while open.
+   */
   statementId?: number | null;
+  /**
+   * Signed-in user whose step wrote the line.
+   */
   createdByName?: string | null;
+  /**
+   * When the server wrote the line.
+   */
   createdAt?: string | null;
 }
 
@@ -305,16 +809,49 @@ export interface ChargeLineRecord {
  * Discounts granted to a hospital (or all hospitals) on all items, a professional group or one item, for a period. Charge lines apply the most specific one of the day (one item, then a group, then all items; the hospital's own before one for every hospital) to the settlement price, rounded half up to the cent.
  */
 export interface DiscountRecord {
+  /**
+   * Name staff know the discount by (e.g. 2026 年度体检折扣).
+   */
   name: string | null;
+  /**
+   * Hospital the discount is granted to; empty means every hospital.
+   */
   hospital?: number | null;
+  /**
+   * Whether the discount covers all items, one professional group or one item.
+   */
   scope: ('all' | 'group' | 'item') | null;
+  /**
+   * Professional group (name or code, e.g. 生化组) whose items and purposes are discounted.
+   */
   professionalGroup?: string | null;
+  /**
+   * Code of the discounted item or purpose, as billed.
+   */
   itemCode?: string | null;
+  /**
+   * Share of the price the hospital pays, in percent (85 = 八五折).
+   */
   discountRate: number | null;
+  /**
+   * First day the discount applies.
+   */
   validFrom: string | null;
+  /**
+   * Last day the discount applies; empty while it runs.
+   */
   validTo?: string | null;
+  /**
+   * Manager who approved the discount.
+   */
   approvedBy: string | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -322,16 +859,49 @@ export interface DiscountRecord {
  * Specimens tested free of charge (retests after a lab error, complaints, research, staff), each with its reason and approval; once approved, the specimen's charge lines it names are repriced to nothing to pay.
  */
 export interface FreeOfChargeRecord {
+  /**
+   * Barcode on the specimen tube or container (Code128).
+   */
   barcode: string | null;
+  /**
+   * Name of the patient, taken from the specimen of the barcode.
+   */
   patientName?: string | null;
+  /**
+   * Hospital that sent the specimen, taken from the specimen of the barcode.
+   */
   hospital?: number | null;
+  /**
+   * Items or purposes not charged, by name or code as billed (comma-separated).
+   */
   itemNames: string | null;
+  /**
+   * Amount the waiver leaves out, in yuan: computed from the specimen's charge lines it covers (price after discount).
+   */
   amount?: number | null;
+  /**
+   * Why the test is not charged.
+   */
   reason: ('retest' | 'complaint' | 'research' | 'staff' | 'charity' | 'other') | null;
+  /**
+   * What happened, required when the reason is Other.
+   */
   reasonDetail?: string | null;
+  /**
+   * Staff member who asked for the waiver: the signed-in user who entered it.
+   */
   applicant?: string | null;
+  /**
+   * When the waiver was asked for: the server's time of entry, never typed.
+   */
   applyDate?: string | null;
+  /**
+   * Moves by the approve and reject steps; only approved waivers are left out of the charge lines (the specimen's lines are repriced at once).
+   */
   approvalStatus?: ('pending' | 'approved' | 'rejected') | null;
+  /**
+   * Manager who decided: the signed-in user who approved or rejected.
+   */
   approver?: string | null;
 }
 
@@ -339,22 +909,73 @@ export interface FreeOfChargeRecord {
  * Recalculation of charges after a price or discount change, for a period (and a hospital, a code, or all): the server prices every unsettled charge line of the period again and, for each that changed, writes a reversing line and a new charge marked with this request; the counts and amounts before and after are computed. Settled lines are never changed.
  */
 export interface PriceRecalculationRecord {
+  /**
+   * Number of the recalculation, issued by the server (e.g. CS20260115-01).
+   */
   batchNo?: string | null;
+  /**
+   * Hospital whose charges are recalculated; empty means every hospital.
+   */
   hospital?: number | null;
+  /**
+   * Code billed whose price changed (item or purpose); empty means every code.
+   */
   itemCode?: string | null;
+  /**
+   * Name of the item or purpose of the code, from the catalogue.
+   */
   itemName?: string | null;
+  /**
+   * Charges of specimens registered from this day are recalculated.
+   */
   periodFrom: string | null;
+  /**
+   * Charges of specimens registered up to this day are recalculated.
+   */
   periodTo: string | null;
+  /**
+   * Payable of the changed lines before the recalculation, computed.
+   */
   oldAmount?: number | null;
+  /**
+   * Payable of the same lines priced again, computed.
+   */
   newAmount?: number | null;
+  /**
+   * New minus old payable, computed.
+   */
   difference?: number | null;
+  /**
+   * Charge lines whose amounts changed (each reversed and charged again); counted by the server.
+   */
   affectedRecords?: number | null;
+  /**
+   * Specimens with a changed line, counted by the server.
+   */
   affectedSpecimens?: number | null;
+  /**
+   * Unsettled charge lines of the period looked at again (settled lines are never changed).
+   */
   checkedRecords?: number | null;
+  /**
+   * Pending until run; moves only by the run and cancel steps.
+   */
   status?: ('pending' | 'done' | 'cancelled') | null;
+  /**
+   * Finance clerk who asked for the recalculation: the signed-in user who entered it.
+   */
   requestedBy?: string | null;
+  /**
+   * When the recalculation ran (set by the run step).
+   */
   executedAt?: string | null;
+  /**
+   * Who ran the recalculation: the signed-in user.
+   */
   executedBy?: string | null;
+  /**
+   * Anything staff should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -362,15 +983,45 @@ export interface PriceRecalculationRecord {
  * Price of what the lab bills (an inspection set, a purpose billed as a whole, or an item): the lab's standard charge and the agreed settlement price per referring hospital, each valid for a period. A specimen's charge lines take the hospital's agreed price of the day, else the standard one, else the catalogue's.
  */
 export interface ItemPriceRecord {
+  /**
+   * Code billed: an inspection item (e.g. GLU), a purpose billed as a whole (e.g. SH-GGN) or an inspection set (e.g. TJ-JGN), as in basic maintenance.
+   */
   itemCode: string | null;
+  /**
+   * Name of the inspection item the price applies to.
+   */
   itemName: string | null;
+  /**
+   * Customer hospital with an agreed price; empty means the standard price for every hospital.
+   */
   hospital?: number | null;
+  /**
+   * Standard list price, or a price agreed with one hospital.
+   */
   priceType: ('standard' | 'agreement') | null;
+  /**
+   * Charge of the item on the lab's price list, in yuan (物价收费标准).
+   */
   standardPrice: number | null;
+  /**
+   * Amount the hospital is billed per test, in yuan.
+   */
   settlementPrice: number | null;
+  /**
+   * First day the price applies to specimens received.
+   */
   effectiveFrom: string | null;
+  /**
+   * Last day of the price; empty while it is current.
+   */
   effectiveTo?: string | null;
+  /**
+   * Only enabled prices are used when specimens are charged.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -378,21 +1029,69 @@ export interface ItemPriceRecord {
  * Statement per hospital and period, computed from the charge lines: creating it takes every unsettled charge line of the hospital registered in the period (which are settled from then on: recalculation leaves them alone) and counts specimens, gross, discounts and payable; the invoice issued and the money received are entered (receivable = payable − received − written off). A draft statement may be deleted, which releases its lines.
  */
 export interface ReconciliationRecord {
+  /**
+   * Number printed on the statement, issued by the server (e.g. DZ20260201-0001).
+   */
   statementNo?: string | null;
+  /**
+   * Hospital the statement is for.
+   */
   hospital: number | null;
+  /**
+   * First day of the billing period (specimens received).
+   */
   periodFrom: string | null;
+  /**
+   * Last day of the billing period.
+   */
   periodTo: string | null;
+  /**
+   * Specimens with charge lines on the statement, counted by the server.
+   */
   sampleCount?: number | null;
+  /**
+   * Sum of the settlement prices of the statement's charge lines, before discounts.
+   */
   grossAmount?: number | null;
+  /**
+   * Discounts and free-of-charge waivers of the statement's charge lines.
+   */
   discountAmount?: number | null;
+  /**
+   * Amount the hospital owes for the period: gross minus discounts and waivers, the sum of the lines' payable.
+   */
   payableAmount?: number | null;
+  /**
+   * Charge lines the statement settles (charges and reversals), counted by the server.
+   */
   lineCount?: number | null;
+  /**
+   * Write-offs made against the statement, summed by the server.
+   */
   writtenOffAmount?: number | null;
+  /**
+   * Draft → sent to the hospital → confirmed (or disputed, then confirmed) → paid; moved only by these steps, each kept in the statement's history with who and when.
+   */
   status?: ('draft' | 'sent' | 'confirmed' | 'disputed' | 'paid') | null;
+  /**
+   * Number of the VAT invoice issued for the statement.
+   */
   invoiceNo?: string | null;
+  /**
+   * Day the invoice was issued.
+   */
   invoiceDate?: string | null;
+  /**
+   * Money received from the hospital so far.
+   */
   receivedAmount?: number | null;
+  /**
+   * Day of the last payment.
+   */
   receivedDate?: string | null;
+  /**
+   * Disputed specimens, agreements with the hospital.
+   */
   remark?: string | null;
 }
 
@@ -400,13 +1099,37 @@ export interface ReconciliationRecord {
  * The lab's salesmen: each customer hospital and agent is attributed to one, so finance can credit revenue and commission to them.
  */
 export interface SalesmanRecord {
+  /**
+   * Employee number of the salesman (e.g. YW001).
+   */
   code: string | null;
+  /**
+   * Full name of the salesman.
+   */
   name: string | null;
+  /**
+   * Mobile number customers and the lab call (11 digits).
+   */
   phone: string | null;
+  /**
+   * Area the salesman covers (e.g. 杭州市西湖区).
+   */
   region?: string | null;
+  /**
+   * Share of settled revenue paid as commission, in percent.
+   */
   commissionRate?: number | null;
+  /**
+   * Day the salesman joined; attribution before it is refused by finance.
+   */
   hireDate?: string | null;
+  /**
+   * Salesmen who left stay on past statements but cannot be chosen for new customers.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -414,14 +1137,41 @@ export interface SalesmanRecord {
  * Two-step audit of a statement before it is invoiced: a first auditor and a final auditor, who must be two different people; each step is recorded by the audit command with the signer and time.
  */
 export interface SettlementAuditRecord {
+  /**
+   * Number of the audit (e.g. SH202601-001).
+   */
   auditNo: string | null;
+  /**
+   * Reconciliation statement under audit, before it is invoiced.
+   */
   statement: number | null;
+  /**
+   * Amount to be settled: the statement's payable, taken from it by the server.
+   */
   amount?: number | null;
+  /**
+   * Moves by the audit command: awaiting first audit → awaiting final audit → approved, or rejected at either step.
+   */
   status?: ('firstPending' | 'finalPending' | 'approved' | 'rejected') | null;
+  /**
+   * Account that did the first audit (filled by the audit command).
+   */
   firstAuditor?: string | null;
+  /**
+   * When the first audit was recorded.
+   */
   firstAuditAt?: string | null;
+  /**
+   * Account that did the final audit; never the first auditor.
+   */
   finalAuditor?: string | null;
+  /**
+   * When the final audit was recorded.
+   */
   finalAuditAt?: string | null;
+  /**
+   * Remarks of the auditors; the reason when rejected.
+   */
   opinion?: string | null;
 }
 
@@ -429,15 +1179,45 @@ export interface SettlementAuditRecord {
  * Charges written off (goodwill, duplicate charges, disputes) against a statement, with amount, reason and approver; a write-off never takes off more than the statement (or the named specimen on it) still owes, and the statement shows the total written off.
  */
 export interface FinanceWriteOffRecord {
+  /**
+   * Number of the write-off, issued by the server (e.g. HX20260205-0001).
+   */
   writeOffNo?: string | null;
+  /**
+   * Statement whose amount the write-off settles; it cannot take off more than the statement still owes.
+   */
   statement: number | null;
+  /**
+   * Hospital of the statement.
+   */
   hospital?: number | null;
+  /**
+   * Specimen whose charges are written off, when one is named: it must be on the statement, and no more than its payable there can be written off.
+   */
   barcode?: string | null;
+  /**
+   * Amount taken off the hospital's bill: at most what the statement (or the named specimen on it) still owes.
+   */
   amount: number | null;
+  /**
+   * Why the charge is written off.
+   */
   reason: ('rejected' | 'cancelled' | 'duplicate' | 'goodwill') | null;
+  /**
+   * Person who approved writing off the charge.
+   */
   approvedBy: string | null;
+  /**
+   * Day of the write-off, set by the server.
+   */
   writtenOffOn?: string | null;
+  /**
+   * Who recorded the write-off: the signed-in user.
+   */
   writtenOffBy?: string | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -445,9 +1225,21 @@ export interface FinanceWriteOffRecord {
  * The controls of the form pages: each element has a key (the variable a jump condition tests), a label, a control type, an optional data source and whether it must be filled in.
  */
 export interface FormElementRecord {
+  /**
+   * The form page this control belongs to.
+   */
   formId: number | null;
+  /**
+   * Key of the control (spec 7.6 logicalName): the variable name conditions and task data use; unique within its form.
+   */
   logicalName: string | null;
+  /**
+   * What the user reads beside the control.
+   */
   label: string | null;
+  /**
+   * How the value is entered; a review result offers pass / unpass (spec 5).
+   */
   controlType:
     | (
         | 'input'
@@ -463,12 +1255,33 @@ export interface FormElementRecord {
         | 'result'
       )
     | null;
+  /**
+   * The tree data source whose nodes are the choices of a select, radio, checkbox or tree control.
+   */
   dataSourceId?: number | null;
+  /**
+   * The task cannot be completed while this control is empty.
+   */
   required?: boolean | null;
+  /**
+   * Conditions compare the value as a number, unquoted (spec 5 generated expression).
+   */
   numeric?: boolean | null;
+  /**
+   * Unit printed after the value (e.g. mm, g/L).
+   */
   unit?: string | null;
+  /**
+   * Value the control starts with on a new task form.
+   */
   defaultValue?: string | null;
+  /**
+   * Position in lists and pickers; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -476,13 +1289,37 @@ export interface FormElementRecord {
  * Form pages that workflow user tasks show (spec 3 formKey): each page is made of the elements of the element list, and its element keys are the variables jump conditions test.
  */
 export interface FormRecord {
+  /**
+   * Name of the form page as the workflow designer lists it (spec 3 pageName).
+   */
   pageName: string | null;
+  /**
+   * Stable code of the page, kept when the page is synchronised to other laboratories.
+   */
   formCode: string | null;
+  /**
+   * Kind of work the form belongs to (spec 3 categories); the designer offers it for models of the same category.
+   */
   category: (1 | 2 | 3 | 4 | 5) | null;
+  /**
+   * The step of a flow this page is filled in at (spec 3 flow task types).
+   */
   taskType?: ('申请' | '复核' | '初审' | '审核' | '审批' | '达成' | '受理' | '确认' | '记账') | null;
+  /**
+   * Name under which the filled-in data of this page is kept (findTbAllData tableName).
+   */
   tableName?: string | null;
+  /**
+   * How many controls the task form places on one row.
+   */
   columns?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -490,18 +1327,57 @@ export interface FormRecord {
  * The front desk registers each request: patient, hospital, requested purposes, specimen and collection time; the barcode is issued by the lab's rule. This one specimen record moves through the lab: every later screen is a view of it.
  */
 export interface SpecimenRecord {
+  /**
+   * Barcode on the specimen tube: left empty, the next number of the lab's tube barcode rule is issued; a scanned pre-printed barcode must have been issued by the lab and not used.
+   */
   barcode?: string | null;
+  /**
+   * Patient's name as on the request.
+   */
   patientName: string | null;
+  /**
+   * Patient's sex; reference ranges depend on it.
+   */
   sex: ('male' | 'female' | 'unknown') | null;
+  /**
+   * Age in years at collection.
+   */
   age?: number | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Department of the hospital that made the request.
+   */
   department?: string | null;
+  /**
+   * Clinician who requested the tests.
+   */
   doctor?: string | null;
+  /**
+   * What the clinician requested.
+   */
   purposes: number[] | null;
+  /**
+   * Kind of specimen collected, chosen from the specimen types (e.g. whole blood, urine).
+   */
   specimenType: number | null;
+  /**
+   * How the specimen looks (checked on receipt).
+   */
   character?: number | null;
+  /**
+   * When the specimen was taken; pre-analytical turnaround starts here.
+   */
   collectedAt: string | null;
+  /**
+   * Who collected the specimen: the signed-in user who ran 采集.
+   */
   collector?: string | null;
+  /**
+   * Where the specimen is in its lifecycle; changed only by its transitions (collect, send, receive, reject, test, review, report, cancel).
+   */
   status?:
     | (
         | 'registered'
@@ -516,19 +1392,61 @@ export interface SpecimenRecord {
         | 'cancelled'
       )
     | null;
+  /**
+   * Urgent specimens are tested first.
+   */
   urgent?: boolean | null;
+  /**
+   * Diagnosis written by the clinician.
+   */
   clinicalDiagnosis?: string | null;
+  /**
+   * The screen the specimen was entered on.
+   */
   entrySource?: ('front' | 'special' | 'external' | 'customerService') | null;
+  /**
+   * Why the specimen was entered here.
+   */
   entryReason?: ('emergency' | 'late' | 'external' | 'retest') | null;
+  /**
+   * Barcode the specimen arrived with.
+   */
   externalBarcode?: string | null;
+  /**
+   * Who entered the specimen: the signed-in user.
+   */
   enteredBy?: string | null;
+  /**
+   * Account that entered the specimen: alerts about it (a rejection) go to this user.
+   */
   enteredByAccount?: string | null;
+  /**
+   * Who received the specimen at the lab (scan or handover receipt).
+   */
   receiver?: string | null;
+  /**
+   * When the lab received it; in-lab turnaround starts here.
+   */
   receivedAt?: string | null;
+  /**
+   * Professional group that received it for testing.
+   */
   receivedGroup?: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
+  /**
+   * The last handover the specimen travelled on.
+   */
   lastHandoverNo?: string | null;
+  /**
+   * Why the specimen was rejected (abnormal sample type).
+   */
   rejectReason?: number | null;
+  /**
+   * Why the request was cancelled.
+   */
   cancelReason?: string | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -536,33 +1454,117 @@ export interface SpecimenRecord {
  * Results of general inspection: one per ordered item of a received specimen; the value entered by the tester, interpreted by the server (unit, reference range, flag, critical, delta), signed by a first reviewer and an auditor who are other accounts, or auto-verified by the audit rules.
  */
 export interface InspectionResultRecord {
+  /**
+   * Barcode of the specimen the result belongs to: results are made for the items its purposes order when the specimen is received.
+   */
   barcode?: string | null;
+  /**
+   * Patient's name, from the specimen.
+   */
   patientName?: string | null;
+  /**
+   * Patient's sex, from the specimen; the reference range depends on it.
+   */
   sex?: ('male' | 'female' | 'unknown') | null;
+  /**
+   * Age in years at collection, from the specimen; the reference range depends on it.
+   */
   age?: number | null;
+  /**
+   * The inspection item ordered: its unit, decimals, reference ranges and critical limits interpret the result.
+   */
   item?: number | null;
+  /**
+   * The value as measured, or the text of a qualitative result; the server rounds a number to the item's decimals and interprets it.
+   */
   result?: string | null;
+  /**
+   * Unit of the item, written by the server.
+   */
   unit?: string | null;
+  /**
+   * The result against the patient's reference range (H/L), the item's critical limits (HH/LL) or, for a coded result, its normal word (A), written by the server.
+   */
   flag?: ('N' | 'H' | 'L' | 'HH' | 'LL' | 'A') | null;
+  /**
+   * The range the patient was judged against (by sex, age band and specimen type), written by the server.
+   */
   referenceRange?: string | null;
+  /**
+   * Instrument that measured it.
+   */
   instrument?: number | null;
+  /**
+   * When the result was entered: stamped by the server.
+   */
   testedAt?: string | null;
+  /**
+   * Who entered the result: the signed-in user, stamped by the server.
+   */
   tester?: string | null;
+  /**
+   * The tester's account: stamped; the reviewers must be other accounts.
+   */
   testerAccount?: string | null;
+  /**
+   * Who signed the first review: another account than the tester, with their password.
+   */
   reviewer?: string | null;
+  /**
+   * The group that tests the item (the item's), so each group's work list holds its own results.
+   */
   professionalGroup?: number | null;
+  /**
+   * When the first review was signed: stamped by the server.
+   */
   reviewedAt?: string | null;
+  /**
+   * The first reviewer's account: stamped with the signature.
+   */
   reviewerAccount?: string | null;
+  /**
+   * Who signed the audit (another account than the tester and the first reviewer), or the auto-verification rule that approved it.
+   */
   auditor?: string | null;
+  /**
+   * When the audit was signed: stamped by the server.
+   */
   auditedAt?: string | null;
+  /**
+   * The auditor's account: stamped with the signature.
+   */
   auditorAccount?: string | null;
+  /**
+   * The result is at or past a critical limit: an alert went to the group, and it cannot be approved until someone acknowledges it.
+   */
   critical?: boolean | null;
+  /**
+   * Whom the critical value was told to (the ward, the doctor), as given when acknowledging it.
+   */
   criticalNotified?: string | null;
+  /**
+   * Who acknowledged the critical value: stamped by the server.
+   */
   criticalAckBy?: string | null;
+  /**
+   * When the critical value was acknowledged: stamped by the server.
+   */
   criticalAckAt?: string | null;
+  /**
+   * The change from the patient's previous result of the item, when an audit rule's delta limit is passed.
+   */
   delta?: string | null;
+  /**
+   * What the audit rules said on entry: the rules that hold the result, or the rule that auto-verified it.
+   */
   autoVerdict?: string | null;
+  /**
+   * Why the result went back to its tester.
+   */
   rollbackReason?: string | null;
+  /**
+   * Where the result is: pending (ordered, no value), tested, first reviewed, audited, published in a report. Only its steps change it.
+   */
   status?: ('pending' | 'tested' | 'firstReviewed' | 'audited' | 'published') | null;
 }
 
@@ -570,11 +1572,29 @@ export interface InspectionResultRecord {
  * Settings that change how the whole laboratory works (self-verification, critical-value call-back time, report footer …), each a key with its value.
  */
 export interface GlobalConfigRecord {
+  /**
+   * Name the product reads the setting by; fixed once created.
+   */
   configKey: string | null;
+  /**
+   * What the setting is, in words.
+   */
   name: string | null;
+  /**
+   * How the value is read.
+   */
   valueType: ('text' | 'number' | 'boolean') | null;
+  /**
+   * The value in force (true / false for on/off settings).
+   */
   value: string | null;
+  /**
+   * Part of the product the setting concerns.
+   */
   groupName?: ('entry' | 'inspection' | 'report' | 'finance' | 'system') | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -582,22 +1602,73 @@ export interface GlobalConfigRecord {
  * Looks up the handovers by number, groups, status and time (read only); prints a slip or exports the specimens of one.
  */
 export interface HandoverCombinedQueryRecord {
+  /**
+   * Number of the handover slip (e.g. JJ20260120-0001); left empty, the server gives the next number of the day.
+   */
   handoverNo?: string | null;
+  /**
+   * Site or group that hands the specimens over.
+   */
   fromSite: string | null;
+  /**
+   * Professional group that receives them.
+   */
   toGroup: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
+  /**
+   * Barcodes of the specimens in the box, one per line (scan each tube; commas or spaces separate too). A specimen cannot be on two open handovers.
+   */
   barcodes: string | null;
+  /**
+   * Specimens on the slip (counted by the server from the barcodes).
+   */
   specimenCount?: number | null;
+  /**
+   * Number of the transport box.
+   */
   boxNo?: string | null;
+  /**
+   * Number of the seal on the box, checked on receipt.
+   */
   sealNo?: string | null;
+  /**
+   * Temperature condition during transport.
+   */
   storage: ('room' | 'cold' | 'frozen') | null;
+  /**
+   * Person who handed the specimens over; empty: the signed-in user.
+   */
   handedBy?: string | null;
+  /**
+   * Account that created the handover (server-kept); it cannot also receive it.
+   */
   handedByAccount?: string | null;
+  /**
+   * When the box left; empty: now.
+   */
   handedAt?: string | null;
+  /**
+   * Person who received and counted the specimens, confirmed with their own account and password.
+   */
   receivedBy?: string | null;
+  /**
+   * Account whose password confirmed the receipt.
+   */
   receivedByAccount?: string | null;
+  /**
+   * When the receiver confirmed.
+   */
   receivedAt?: string | null;
+  /**
+   * Temperature read from the box logger on receipt.
+   */
   temperatureC?: number | null;
+  /**
+   * Open while being packed, in transit, received, or received with a discrepancy; set by the server (a new handover is open, the receiver's confirmation closes it).
+   */
   status?: ('open' | 'transit' | 'received' | 'discrepancy') | null;
+  /**
+   * Missing, extra or damaged specimens by barcode, and the receiver's remark (recorded on receipt).
+   */
   discrepancy?: string | null;
 }
 
@@ -605,14 +1676,41 @@ export interface HandoverCombinedQueryRecord {
  * Register of handover data exported from the lab (who took which period and groups, in what format, for what purpose), as data-protection rules require.
  */
 export interface HandoverExportRecord {
+  /**
+   * Number of the export (e.g. DC20260120-01).
+   */
   exportNo: string | null;
+  /**
+   * First handover day included.
+   */
   periodFrom: string | null;
+  /**
+   * Last handover day included.
+   */
   periodTo: string | null;
+  /**
+   * Professional groups included; empty means all.
+   */
   groups?: string | null;
+  /**
+   * File format delivered (Excel list or PDF slips).
+   */
   format: ('xlsx' | 'pdf') | null;
+  /**
+   * Handover records in the file.
+   */
   rowCount?: number | null;
+  /**
+   * Who took the data.
+   */
   exportedBy: string | null;
+  /**
+   * When the file was made.
+   */
   exportedAt: string | null;
+  /**
+   * Why the data left the lab (e.g. 月度质量分析).
+   */
   purpose: string | null;
 }
 
@@ -620,22 +1718,73 @@ export interface HandoverExportRecord {
  * Chain of custody between sites and groups: who handed over which specimens (by barcode), in which sealed box at what temperature, who received them (confirmed with the receiver's own account and password) and what did not match. A received handover is closed: no longer editable.
  */
 export interface HandoverRecordRecord {
+  /**
+   * Number of the handover slip (e.g. JJ20260120-0001); left empty, the server gives the next number of the day.
+   */
   handoverNo?: string | null;
+  /**
+   * Site or group that hands the specimens over.
+   */
   fromSite: string | null;
+  /**
+   * Professional group that receives them.
+   */
   toGroup: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
+  /**
+   * Barcodes of the specimens in the box, one per line (scan each tube; commas or spaces separate too). A specimen cannot be on two open handovers.
+   */
   barcodes: string | null;
+  /**
+   * Specimens on the slip (counted by the server from the barcodes).
+   */
   specimenCount?: number | null;
+  /**
+   * Number of the transport box.
+   */
   boxNo?: string | null;
+  /**
+   * Number of the seal on the box, checked on receipt.
+   */
   sealNo?: string | null;
+  /**
+   * Temperature condition during transport.
+   */
   storage: ('room' | 'cold' | 'frozen') | null;
+  /**
+   * Person who handed the specimens over; empty: the signed-in user.
+   */
   handedBy?: string | null;
+  /**
+   * Account that created the handover (server-kept); it cannot also receive it.
+   */
   handedByAccount?: string | null;
+  /**
+   * When the box left; empty: now.
+   */
   handedAt?: string | null;
+  /**
+   * Person who received and counted the specimens, confirmed with their own account and password.
+   */
   receivedBy?: string | null;
+  /**
+   * Account whose password confirmed the receipt.
+   */
   receivedByAccount?: string | null;
+  /**
+   * When the receiver confirmed.
+   */
   receivedAt?: string | null;
+  /**
+   * Temperature read from the box logger on receipt.
+   */
   temperatureC?: number | null;
+  /**
+   * Open while being packed, in transit, received, or received with a discrepancy; set by the server (a new handover is open, the receiver's confirmation closes it).
+   */
   status?: ('open' | 'transit' | 'received' | 'discrepancy') | null;
+  /**
+   * Missing, extra or damaged specimens by barcode, and the receiver's remark (recorded on receipt).
+   */
   discrepancy?: string | null;
 }
 
@@ -643,13 +1792,37 @@ export interface HandoverRecordRecord {
  * Each specimen of each handover, searchable by barcode: in which handovers a specimen travelled and what the receiver found. Lines are written by their handover (its barcodes, its receipt), never edited here.
  */
 export interface HandoverItemRecord {
+  /**
+   * Handover slip the specimen travelled on.
+   */
   handover: number | null;
+  /**
+   * Barcode on the specimen tube or container (Code128).
+   */
   barcode: string | null;
+  /**
+   * Name of the patient, from the specimen's sample entry.
+   */
   patientName?: string | null;
+  /**
+   * Kind of specimen (全血, 血清, 组织 …), from its sample entry.
+   */
   specimenType?: string | null;
+  /**
+   * Inspection purposes of the specimen (from its sample entry): the combination it travels for.
+   */
   itemNames?: string | null;
+  /**
+   * What the receiver found for this specimen.
+   */
   checkResult: ('pending' | 'ok' | 'missing' | 'extra' | 'damaged') | null;
+  /**
+   * When the specimen was checked on receipt.
+   */
   checkedAt?: string | null;
+  /**
+   * What was wrong and what was done.
+   */
   remark?: string | null;
 }
 
@@ -657,13 +1830,37 @@ export interface HandoverItemRecord {
  * Each specimen on a handover slip (the lines of 交接管理): which handover, which patient and purposes, and what the receiver found.
  */
 export interface HandoverSlipDetailRecord {
+  /**
+   * Handover slip the specimen travelled on.
+   */
   handover: number | null;
+  /**
+   * Barcode on the specimen tube or container (Code128).
+   */
   barcode: string | null;
+  /**
+   * Name of the patient, from the specimen's sample entry.
+   */
   patientName?: string | null;
+  /**
+   * Kind of specimen (全血, 血清, 组织 …), from its sample entry.
+   */
   specimenType?: string | null;
+  /**
+   * Inspection purposes of the specimen (from its sample entry): the combination it travels for.
+   */
   itemNames?: string | null;
+  /**
+   * What the receiver found for this specimen.
+   */
   checkResult: ('pending' | 'ok' | 'missing' | 'extra' | 'damaged') | null;
+  /**
+   * When the specimen was checked on receipt.
+   */
   checkedAt?: string | null;
+  /**
+   * What was wrong and what was done.
+   */
   remark?: string | null;
 }
 
@@ -671,11 +1868,29 @@ export interface HandoverSlipDetailRecord {
  * Handovers per receiving group in a period: slips, specimens, discrepancies and the median time from hand-over to receipt, from the handover records; the chart draws slips, specimens and discrepancies per group.
  */
 export interface StatHandoverHandlingRecord {
+  /**
+   * Professional group that received the specimens.
+   */
   group?: string | null;
+  /**
+   * Handover slips in the period.
+   */
   count?: number | null;
+  /**
+   * Specimens on those slips.
+   */
   specimens?: number | null;
+  /**
+   * Slips received with a discrepancy.
+   */
   discrepancies?: number | null;
+  /**
+   * Median minutes from hand-over to receipt.
+   */
   medianMinutes?: number | null;
+  /**
+   * Only handovers in this period are counted.
+   */
   handedAt?: string | null;
 }
 
@@ -683,13 +1898,37 @@ export interface StatHandoverHandlingRecord {
  * Interfaces that fetch requests and patient data from hospitals' HIS, with schedule and the result of the last fetch.
  */
 export interface HospitalInterfaceRecord {
+  /**
+   * Name of the interface.
+   */
   name: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * How the HIS is reached.
+   */
   interfaceType: ('webservice' | 'view' | 'hl7' | 'file') | null;
+  /**
+   * URL or connection the interface uses.
+   */
   endpoint?: string | null;
+  /**
+   * How often requests are fetched.
+   */
   intervalMinutes: number | null;
+  /**
+   * When data were last fetched.
+   */
   lastFetchedAt?: string | null;
+  /**
+   * Requests fetched last time.
+   */
   lastFetchedCount?: number | null;
+  /**
+   * Whether the interface works.
+   */
   status: ('ok' | 'error' | 'stopped') | null;
 }
 
@@ -697,14 +1936,41 @@ export interface HospitalInterfaceRecord {
  * What each referring hospital's reports carry of their own: the title printed, the hospital's logo and seal, and which optional fields to hide.
  */
 export interface HospitalPersonalizationRecord {
+  /**
+   * The referring hospital the settings apply to.
+   */
   hospitalName: string | null;
+  /**
+   * Title printed at the top of the hospital's reports.
+   */
   reportTitle: string | null;
+  /**
+   * Logo printed beside the title.
+   */
   logo?: string | null;
+  /**
+   * Seal image printed over the signature.
+   */
   seal?: string | null;
+  /**
+   * Prices are left off the hospital's reports.
+   */
   hidePrice?: boolean | null;
+  /**
+   * Pathology pictures are printed on the report.
+   */
   showReferenceImage?: boolean | null;
+  /**
+   * Copies printed per report.
+   */
   copies?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -712,12 +1978,33 @@ export interface HospitalPersonalizationRecord {
  * Maps a hospital's own codes (HIS items, specimen types) to the lab's, so imported requests land on the right items. A hospital's code list comes in as a sheet (spec 7.4 upLoadItemExcel, the columns of this screen's export; 对照类型 defaults to 检验项目) or as a list (imporItem): all rows or none, each accepted import a batch of 数据导入管理.
  */
 export interface ImportDictionaryRecord {
+  /**
+   * Hospital whose codes these are.
+   */
   hospital: number | null;
+  /**
+   * What the code stands for.
+   */
   kind: ('item' | 'specimenType' | 'department') | null;
+  /**
+   * Code the hospital's HIS sends.
+   */
   externalCode: string | null;
+  /**
+   * Name of the item in the hospital's HIS.
+   */
   externalName: string | null;
+  /**
+   * Code of the lab's item, specimen type or department it maps to.
+   */
   localCode: string | null;
+  /**
+   * Name of the lab's record it maps to.
+   */
   localName?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -725,12 +2012,33 @@ export interface ImportDictionaryRecord {
  * Ready-made phrases staff insert while writing results and reports (gross description, microscopic findings, diagnosis …), found by name or pinyin.
  */
 export interface InputHelperRecord {
+  /**
+   * Short name the phrase is found by (getResultByName).
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry.
+   */
   pinyin?: string | null;
+  /**
+   * Which part of a report the phrase is offered in (findDictionaryMap useType).
+   */
   useType: ('gross' | 'microscopic' | 'diagnosis' | 'result' | 'advice' | 'remark') | null;
+  /**
+   * The phrase inserted into the report.
+   */
   content: string | null;
+  /**
+   * Reference picture shown beside the phrase (e.g. a typical microscopic image), kept as a data URL; upsertDictImg sets it, queryNodeImgList reads it.
+   */
   image?: string | null;
+  /**
+   * Position in lists and pickers; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -738,12 +2046,33 @@ export interface InputHelperRecord {
  * Who may test, review and audit the items of which professional group, and until when (competence records).
  */
 export interface InspectionAuthorityRecord {
+  /**
+   * Staff member's login account.
+   */
   userAccount: string | null;
+  /**
+   * Name of the staff member the authority is for.
+   */
   userName: string | null;
+  /**
+   * Group whose items the authority covers.
+   */
   professionalGroup: number | null;
+  /**
+   * The staff member may enter results for the group's items.
+   */
   canTest?: boolean | null;
+  /**
+   * The staff member may do the first review of results.
+   */
   canReview?: boolean | null;
+  /**
+   * May audit and publish reports.
+   */
   canAudit?: boolean | null;
+  /**
+   * Last day of the competence assessment.
+   */
   validUntil: string | null;
 }
 
@@ -751,11 +2080,29 @@ export interface InspectionAuthorityRecord {
  * Every test the lab reports: code, name, pinyin, specimen type, method, unit, reference ranges by sex and age, critical limits, price, turnaround and where it runs.
  */
 export interface InspectionItemRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. GGN for 肝功能).
+   */
   pinyin?: string | null;
+  /**
+   * Name or abbreviation used by instruments and English reports.
+   */
   englishName?: string | null;
+  /**
+   * Specimen the test is run on.
+   */
   specimenType: number | null;
+  /**
+   * Analytical method printed on the report.
+   */
   method:
     | (
         | 'rate'
@@ -771,10 +2118,25 @@ export interface InspectionItemRecord {
         | 'ihc'
       )
     | null;
+  /**
+   * Whether results are numbers (flagged against ranges), qualitative or free text.
+   */
   resultType: ('numeric' | 'qualitative' | 'text') | null;
+  /**
+   * For a qualitative item, the business dictionary whose entries are its results (code typed at the bench, word reported, e.g. 定性结果: - 阴性, + 阳性); a result must be one of them, and one other than the normal word of the reference range is flagged A.
+   */
   resultDictionary?: string | null;
+  /**
+   * Unit of numeric results (e.g. mmol/L).
+   */
   unit?: string | null;
+  /**
+   * Digits after the decimal point in reported results.
+   */
   decimals?: number | null;
+  /**
+   * Normal ranges by sex and age band; the first band matching the patient flags the result.
+   */
   referenceRanges?:
     | {
         sex?: ('all' | 'male' | 'female') | null;
@@ -787,13 +2149,37 @@ export interface InspectionItemRecord {
         text?: string | null;
       }[]
     | null;
+  /**
+   * Below this the result is a critical value: staff are alerted and must notify the clinic.
+   */
   criticalLow?: number | null;
+  /**
+   * Above this the result is a critical value: staff are alerted and must notify the clinic.
+   */
   criticalHigh?: number | null;
+  /**
+   * List price of the test; finance prices per hospital start from it.
+   */
   price?: number | null;
+  /**
+   * Hours from receipt to report the lab promises; TAT statistics measure against it.
+   */
   tatHours: number | null;
+  /**
+   * Group that runs and signs the test.
+   */
   professionalGroup: number | null;
+  /**
+   * Default instrument the test runs on (blank for manual tests).
+   */
   instrument?: number | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -801,13 +2187,37 @@ export interface InspectionItemRecord {
  * Sites where specimens are tested (the central lab, branch labs, hospital points of care); hidden for accounts that do not use places.
  */
 export interface InspectionPlaceRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * What the place is.
+   */
   kind: ('lab' | 'branch' | 'poct') | null;
+  /**
+   * Street address couriers deliver to.
+   */
   address?: string | null;
+  /**
+   * Person who receives specimens there.
+   */
   contact?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits).
+   */
   phone?: string | null;
+  /**
+   * Groups that work at this place.
+   */
   professionalGroups?: number[] | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -815,16 +2225,49 @@ export interface InspectionPlaceRecord {
  * What a clinician can request (检验目的, e.g. 肝功能): the items it runs, its specimen, category, price and turnaround.
  */
 export interface InspectionPurposeRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. GGN for 肝功能).
+   */
   pinyin?: string | null;
+  /**
+   * Inspection category of spec 3: general, special, histopathology, cytopathology or microbiology.
+   */
   category: ('1' | '2' | '3' | '4' | '5') | null;
+  /**
+   * Items run and reported for this purpose.
+   */
   items: number[] | null;
+  /**
+   * Specimen to collect for this purpose.
+   */
   specimenType: number | null;
+  /**
+   * Group that receives the specimen; statistics by purpose count here.
+   */
   professionalGroup: number | null;
+  /**
+   * Price charged for the purpose as a whole.
+   */
   price?: number | null;
+  /**
+   * Hours from receipt to report promised for the purpose.
+   */
   tatHours?: number | null;
+  /**
+   * What the purpose is requested for, shown to clinicians and customer service.
+   */
   clinicalMeaning?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -832,13 +2275,37 @@ export interface InspectionPurposeRecord {
  * Packages of inspection purposes ordered together (体检套餐, 术前八项 …) with their package price.
  */
 export interface InspectionSetRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. GGN for 肝功能).
+   */
   pinyin?: string | null;
+  /**
+   * Purposes the set bundles; ordering the set orders each of them.
+   */
   purposes: number[] | null;
+  /**
+   * Sex the set is meant for (e.g. female screening).
+   */
   sex?: ('all' | 'male' | 'female') | null;
+  /**
+   * Price of the set, usually below the sum of its purposes.
+   */
   price: number | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -846,12 +2313,33 @@ export interface InspectionSetRecord {
  * Specimens found unqualified during testing (clots, interference, too little left), what was done and whether the clinic was told.
  */
 export interface InspectionUnqualifiedRecord {
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Item that could not be tested properly.
+   */
   item: number | null;
+  /**
+   * What is wrong with the specimen (e.g. clotted, interference, too little left).
+   */
   abnormalType: number | null;
+  /**
+   * What was done about it: recollected, tested with a remark (concession), or the test cancelled.
+   */
   handling: ('recollect' | 'concession' | 'cancel') | null;
+  /**
+   * Whether the clinic was told.
+   */
   notified?: boolean | null;
+  /**
+   * Staff member who found the problem during testing.
+   */
   foundBy: string | null;
+  /**
+   * When the problem was found during testing.
+   */
   foundAt: string | null;
 }
 
@@ -859,18 +2347,57 @@ export interface InspectionUnqualifiedRecord {
  * Analysers and devices of the lab with model, serial number, group, interface and calibration dates; results and QC plans name them.
  */
 export interface InstrumentRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Model designation the manufacturer gives the instrument, as on its plate.
+   */
   model?: string | null;
+  /**
+   * Company that makes the instrument.
+   */
   manufacturer?: string | null;
+  /**
+   * Serial number on the instrument's plate, for service and traceability.
+   */
   serialNo?: string | null;
+  /**
+   * Group that runs the instrument.
+   */
   professionalGroup: number | null;
+  /**
+   * How results reach the LIS.
+   */
   interfaceType: ('serial' | 'tcp' | 'file' | 'none') | null;
+  /**
+   * Message standard the interface speaks.
+   */
   protocol?: ('astm' | 'hl7' | 'custom') | null;
+  /**
+   * Date the instrument went into service.
+   */
   installDate?: string | null;
+  /**
+   * Date of the last calibration by the engineer or the lab.
+   */
   calibrationDate: string | null;
+  /**
+   * Date the next calibration is due; instruments past it should not report.
+   */
   nextCalibrationDate?: string | null;
+  /**
+   * Whether the instrument may be used now.
+   */
   status: ('inUse' | 'maintenance' | 'stopped') | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -878,20 +2405,65 @@ export interface InstrumentRecord {
  * The menu tree as the database keeps it (spec 2.1, 2.2): each route's titles, icon, order, the roles it is open to and its flags (hidden, keep-alive, no cache, pinned tab, always show). The sidebar, header search and role menu tree read it, so a change shows at the next page entry. The tree is the whole product's, so the base organisation's administrators edit it; laboratories read it.
  */
 export interface MenuRecord {
+  /**
+   * Title in the sidebar, tabs and page title (zh-CN).
+   */
   titleZh: string | null;
+  /**
+   * Title when the interface is in English (en-US).
+   */
   titleEn: string | null;
+  /**
+   * Full path of the route; fixed by the product.
+   */
   path?: string | null;
+  /**
+   * Hierarchical id of spec 2.1 that roles' menuIds and users' disabled menus name.
+   */
   metaId?: number | null;
+  /**
+   * Row of the section the route sits in.
+   */
   parentId?: number | null;
+  /**
+   * Name of an Ant Design icon (e.g. SettingOutlined); empty for none.
+   */
   icon?: string | null;
+  /**
+   * Position among the routes of the same section (smaller first).
+   */
   sort: number | null;
+  /**
+   * Roles the route is open to (spec 2.2 brackets); unrestricted routes are open to every role whose menus list them.
+   */
   roles: ('any' | 'admin' | 'admin,editor') | null;
+  /**
+   * Kept out of the sidebar and search; still opens by its address.
+   */
   hidden?: boolean | null;
+  /**
+   * The page keeps its state while its tab stays open.
+   */
   keepAlive?: boolean | null;
+  /**
+   * The page starts afresh each time it is opened.
+   */
   noCache?: boolean | null;
+  /**
+   * Its tab is pinned and cannot be closed.
+   */
   affix?: boolean | null;
+  /**
+   * A section shows as a submenu even with a single child.
+   */
   alwaysShow?: boolean | null;
+  /**
+   * The route shows the base organisation's data (spec 6 basic flag); fixed by the product.
+   */
   isBasic?: boolean | null;
+  /**
+   * What the page is for, shown on the page and to configurators.
+   */
   description?: string | null;
 }
 
@@ -899,12 +2471,33 @@ export interface MenuRecord {
  * Which inspection purposes print together on one report, under which template and grouping rule.
  */
 export interface MergedReportRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Purposes merged on one report.
+   */
   purposes: number[] | null;
+  /**
+   * Professional group whose results are merged onto the one report.
+   */
   professionalGroup: number | null;
+  /**
+   * Name of the report template the merged report prints with.
+   */
   template?: string | null;
+  /**
+   * Which results are merged.
+   */
   mergeRule: ('sameRequest' | 'sameDay') | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -912,8 +2505,17 @@ export interface MergedReportRecord {
  * Panels of antibiotics tested for an organism group by one method and guideline (e.g. Enterobacterales, MIC, CLSI).
  */
 export interface AntibioticCombinationRecord {
+  /**
+   * Code of the panel (e.g. ZH-GN01).
+   */
   code: string | null;
+  /**
+   * Name of the panel (e.g. 肠杆菌目 MIC 组合).
+   */
   name: string | null;
+  /**
+   * Organisms the panel is tested on.
+   */
   organismGroup:
     | (
         | 'enterobacterales'
@@ -928,9 +2530,21 @@ export interface AntibioticCombinationRecord {
         | 'other'
       )
     | null;
+  /**
+   * Antibiotics of the panel, in report order.
+   */
   antibiotics: number[] | null;
+  /**
+   * Susceptibility method used for the panel.
+   */
   method: ('mic' | 'disk') | null;
+  /**
+   * Guideline the results are interpreted by.
+   */
   guideline: ('CLSI' | 'EUCAST') | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -938,9 +2552,21 @@ export interface AntibioticCombinationRecord {
  * Antibiotics the lab tests, with their WHONET code, class and disk content; combinations and breakpoints refer to them.
  */
 export interface AntibioticRecord {
+  /**
+   * WHONET code of the antibiotic (e.g. AMP, CRO, MEM).
+   */
   code: string | null;
+  /**
+   * Chinese name printed on susceptibility reports.
+   */
   name: string | null;
+  /**
+   * International non-proprietary name of the antibiotic (e.g. ampicillin).
+   */
   englishName: string | null;
+  /**
+   * Antibiotic class, used to group the report.
+   */
   antibioticClass:
     | (
         | 'penicillin'
@@ -958,8 +2584,17 @@ export interface AntibioticRecord {
         | 'other'
       )
     | null;
+  /**
+   * Content of the disk used for disk diffusion.
+   */
   diskContentUg?: number | null;
+  /**
+   * Position in drop-down lists; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -967,10 +2602,25 @@ export interface AntibioticRecord {
  * Organisms the lab identifies, with Latin name, Gram reaction and the organism group that decides antibiotic combination and breakpoints; alert organisms are notified.
  */
 export interface BacterialSpeciesRecord {
+  /**
+   * WHONET organism code (e.g. eco, kpn, sau).
+   */
   code: string | null;
+  /**
+   * Chinese name printed on the report.
+   */
   name: string | null;
+  /**
+   * Scientific name (genus species), printed in italics.
+   */
   latinName: string | null;
+  /**
+   * Gram reaction (not applicable for fungi).
+   */
   gram: ('positive' | 'negative' | 'na') | null;
+  /**
+   * Group whose antibiotic combination and breakpoint table apply.
+   */
   organismGroup:
     | (
         | 'enterobacterales'
@@ -985,7 +2635,13 @@ export interface BacterialSpeciesRecord {
         | 'other'
       )
     | null;
+  /**
+   * Multi-resistant or notifiable organism (CRE, MRSA …): the clinician and infection control are told.
+   */
   alert?: boolean | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -993,8 +2649,17 @@ export interface BacterialSpeciesRecord {
  * Breakpoint tables that turn an MIC or zone diameter into S / I / SDD / R, per organism (or organism group), antibiotic, method, guideline and table version, typed as the guideline prints them; the lab's chosen guideline and version (药敏判读标准设置) say which table new results are read with, and old results keep the version they were read with.
  */
 export interface BreakpointRecord {
+  /**
+   * Guideline the breakpoint table comes from: CLSI or EUCAST.
+   */
   guideline: ('CLSI' | 'EUCAST') | null;
+  /**
+   * Edition of the table (e.g. CLSI M100-Ed34 2024, EUCAST v14.0).
+   */
   tableVersion: string | null;
+  /**
+   * Organisms the breakpoint applies to.
+   */
   organismGroup:
     | (
         | 'enterobacterales'
@@ -1009,13 +2674,37 @@ export interface BreakpointRecord {
         | 'other'
       )
     | null;
+  /**
+   * The one organism the breakpoint is for, when it differs from its group's (S. aureus oxacillin against other staphylococci); empty: the whole organism group. An organism's own breakpoint wins over its group's.
+   */
   species?: number | null;
+  /**
+   * Antibiotic the breakpoint is for.
+   */
   antibiotic: number | null;
+  /**
+   * MIC or disk diffusion. CLSI: S ≤ x, R ≥ y (MIC), S ≥ x, R ≤ y (zone); EUCAST: S ≤ x, R > y (MIC), S ≥ x, R < y (zone).
+   */
   method: ('mic' | 'disk') | null;
+  /**
+   * Susceptible MIC breakpoint: an MIC at or below it is S (both guidelines).
+   */
   micS?: number | null;
+  /**
+   * Resistant MIC breakpoint as the guideline prints it: CLSI R ≥ it, EUCAST R > it; values between S and R are I (or SDD).
+   */
   micR?: number | null;
+  /**
+   * Susceptible zone breakpoint: a zone at or above it is S (both guidelines).
+   */
   zoneS?: number | null;
+  /**
+   * Resistant zone breakpoint as the guideline prints it: CLSI R ≤ it, EUCAST R < it.
+   */
   zoneR?: number | null;
+  /**
+   * The category between S and R is susceptible-dose dependent (CLSI, e.g. cefepime for Enterobacterales) rather than I.
+   */
   sdd?: boolean | null;
 }
 
@@ -1023,12 +2712,33 @@ export interface BreakpointRecord {
  * Colony-count results staff choose from (e.g. ≥10^5 CFU/ml for urine), with the CFU/ml range each covers and whether it is clinically significant.
  */
 export interface ColonyCountRecord {
+  /**
+   * Code of the result (e.g. JL05).
+   */
   code: string | null;
+  /**
+   * Text printed on the report.
+   */
   resultText: string | null;
+  /**
+   * Specimen kind the count applies to.
+   */
   specimen: ('blood' | 'urine' | 'sputum' | 'stool' | 'secretion' | 'csf' | 'other') | null;
+  /**
+   * Lowest colony count, in CFU/ml, that this result covers.
+   */
   lowerCfu?: number | null;
+  /**
+   * Highest count covered; empty means no upper bound.
+   */
   upperCfu?: number | null;
+  /**
+   * How the count is read for this specimen.
+   */
   significance: ('significant' | 'possible' | 'contamination') | null;
+  /**
+   * Position in drop-down lists; smaller comes first.
+   */
   sort?: number | null;
 }
 
@@ -1036,12 +2746,33 @@ export interface ColonyCountRecord {
  * Standard culture result texts (no growth after 5 days, normal flora, pathogen isolated …) per specimen kind, marking which are final.
  */
 export interface CultureResultRecord {
+  /**
+   * Code of the result (e.g. PY01).
+   */
   code: string | null;
+  /**
+   * Text printed on the report.
+   */
   resultText: string | null;
+  /**
+   * Kind of result; pathogen growth asks for identification and susceptibility.
+   */
   resultType: ('noGrowth' | 'normalFlora' | 'pathogen' | 'contaminated') | null;
+  /**
+   * Specimen kind the text is for.
+   */
   specimen?: ('blood' | 'urine' | 'sputum' | 'stool' | 'secretion' | 'csf' | 'other') | null;
+  /**
+   * Hours of incubation the result stands for.
+   */
   incubationHours?: number | null;
+  /**
+   * Final result (otherwise a preliminary report follows).
+   */
   final?: boolean | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1049,14 +2780,41 @@ export interface CultureResultRecord {
  * Organisms isolated from a specimen, numbered per specimen (1, 2, …), each with its antibiotic panel: choosing a panel adds one susceptibility row per antibiotic of the panel.
  */
 export interface IsolateRecord {
+  /**
+   * Specimen the organism was isolated from.
+   */
   specimen: number | null;
+  /**
+   * Barcode and isolate number (e.g. 2601170102-1), issued by the server.
+   */
   isolateCode?: string | null;
+  /**
+   * Barcode of the specimen, taken from it.
+   */
   barcode?: string | null;
+  /**
+   * Name of the patient, taken from the specimen.
+   */
   patientName?: string | null;
+  /**
+   * Number of the isolate within its specimen, issued by the server.
+   */
   isolateNo?: number | null;
+  /**
+   * Organism identified; its group chooses the breakpoints of the isolate's susceptibility results.
+   */
   species: number | null;
+  /**
+   * Colony count reported for the isolate.
+   */
   colonyCount?: number | null;
+  /**
+   * Antibiotic combination tested on the isolate (of the organism's group); choosing one adds a susceptibility row for each of its antibiotics not yet on the isolate.
+   */
   panel?: number | null;
+  /**
+   * Anything the report reader should know about the isolate.
+   */
   remark?: string | null;
 }
 
@@ -1064,11 +2822,29 @@ export interface IsolateRecord {
  * Standard smear result texts by stain (Gram, acid-fast, fluorescent, India ink, KOH) with their grade.
  */
 export interface SmearResultRecord {
+  /**
+   * Code of the result (e.g. TP01).
+   */
   code: string | null;
+  /**
+   * Text printed on the report.
+   */
   resultText: string | null;
+  /**
+   * Stain the result belongs to.
+   */
   stain: ('gram' | 'acidFast' | 'fluorescent' | 'ink' | 'koh') | null;
+  /**
+   * Semi-quantitative grade, when the result has one.
+   */
   grade?: ('neg' | 'scanty' | '1+' | '2+' | '3+' | '4+') | null;
+  /**
+   * Whether the result is reported as positive (acid-fast positives are notified).
+   */
   positive?: boolean | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1076,18 +2852,57 @@ export interface SmearResultRecord {
  * MIC or zone diameter of each antibiotic against an isolate of a specimen; the server reads S / I / SDD / R from the breakpoint table of the guideline and version the lab has chosen, on every save, and keeps the version it used.
  */
 export interface SusceptibilityResultRecord {
+  /**
+   * Isolate of the specimen (barcode and isolate number) the antibiotic was tested against.
+   */
   isolate: number | null;
+  /**
+   * Barcode of the specimen, taken from the isolate.
+   */
   barcode?: string | null;
+  /**
+   * Name of the patient, taken from the isolate's specimen.
+   */
   patientName?: string | null;
+  /**
+   * Organism of the isolate, taken from the isolate; its group chooses the breakpoint.
+   */
   species?: number | null;
+  /**
+   * Antibiotic tested against the isolate.
+   */
   antibiotic: number | null;
+  /**
+   * MIC (mg/L) or disk diffusion (mm); a panel's rows take the panel's method.
+   */
   method: ('mic' | 'disk') | null;
+  /**
+   * Minimum inhibitory concentration measured; empty while the row waits for its reading. Saving it reinterprets.
+   */
   mic?: number | null;
+  /**
+   * Inhibition zone diameter measured; empty while the row waits for its reading. Saving it reinterprets.
+   */
   zoneMm?: number | null;
+  /**
+   * S / I / SDD / R read by the server from the breakpoint on every save (never typed). Under EUCAST, I means susceptible, increased exposure.
+   */
   interpretation?: ('S' | 'SDD' | 'I' | 'R') | null;
+  /**
+   * Guideline of the breakpoint table the interpretation used (CLSI or EUCAST).
+   */
   guideline?: ('CLSI' | 'EUCAST') | null;
+  /**
+   * Breakpoint table version the interpretation used, kept so an old result is never re-read with a newer table silently: later edits keep it; the Interpret command moves the row to the lab's current choice.
+   */
   breakpointVersion?: string | null;
+  /**
+   * Signed-in account that entered the reading (set by the server when the MIC or zone is saved).
+   */
   testedBy?: string | null;
+  /**
+   * When the reading was entered (set by the server).
+   */
   testedAt?: string | null;
 }
 
@@ -1095,10 +2910,25 @@ export interface SusceptibilityResultRecord {
  * The breakpoint tables (CLSI or EUCAST, by version) the lab has used, one of them in use: new susceptibility results are read with the table in use; results already read keep the version they were read with.
  */
 export interface SusceptibilitySettingRecord {
+  /**
+   * Guideline of the table: CLSI or EUCAST.
+   */
   guideline: ('CLSI' | 'EUCAST') | null;
+  /**
+   * Version of the breakpoint table, as the breakpoints name it (e.g. CLSI M100-Ed34 2024, EUCAST v14.0); its breakpoints must exist.
+   */
   tableVersion: string | null;
+  /**
+   * The table new results are read with; marking one in use takes the mark from the others (one table in use per laboratory).
+   */
   inUse?: boolean | null;
+  /**
+   * Day the lab began reading with the table.
+   */
   since?: string | null;
+  /**
+   * Why the lab reads (or read) with this table.
+   */
   remark?: string | null;
 }
 
@@ -1106,9 +2936,21 @@ export interface SusceptibilitySettingRecord {
  * Every write in the laboratory with who, when, from where, what and the values before and after; never edited, exported to Excel, emptied only by an administrator (and the emptying is logged).
  */
 export interface OperationLogRecord {
+  /**
+   * When the write was made (Beijing time).
+   */
   at?: string | null;
+  /**
+   * Account of the user who made the write.
+   */
   userAccount?: string | null;
+  /**
+   * What was written: the resource of a screen (e.g. specimenType) or a capability (role, user, operationLog).
+   */
   resource?: string | null;
+  /**
+   * Kind of write made: create, update, delete, import, sign-in, lock and the like.
+   */
   action?:
     | (
         | 'create'
@@ -1127,9 +2969,21 @@ export interface OperationLogRecord {
         | 'demoSeed'
       )
     | null;
+  /**
+   * Id of the record written, when the write concerned one record.
+   */
   recordId?: string | null;
+  /**
+   * Address the request came from.
+   */
   ip?: string | null;
+  /**
+   * The record as it was before the write (JSON).
+   */
   before?: string | null;
+  /**
+   * The record as the write left it (JSON).
+   */
   after?: string | null;
 }
 
@@ -1137,15 +2991,45 @@ export interface OperationLogRecord {
  * The group's organisations as a tree: the base organisation, its main labs and only-labs, and each main lab's sub labs (spec 1, 7.3). The base organisation's administrators add labs; a main lab's administrators add its sub labs; others read.
  */
 export interface OrganizationRecord {
+  /**
+   * Name of the organisation as it appears on reports and handover slips.
+   */
   name: string | null;
+  /**
+   * Short code of the organisation, unique in the group; letters, digits, _ and -.
+   */
   code: string | null;
+  /**
+   * Base organisation (the group), main lab (shares public data with its sub labs), sub lab (under a main lab) or only-lab (works alone, no public data).
+   */
   labType: ('base' | 'main' | 'sub' | 'only') | null;
+  /**
+   * The organisation this one belongs to: the base organisation for main labs and only-labs, a main lab for sub labs.
+   */
   parentId?: number | null;
+  /**
+   * Whether the lab works across several inspection places; when off, the routes of inspection places are hidden for its users (spec 2.1).
+   */
   usePlace?: boolean | null;
+  /**
+   * Number of the barcode rule the lab's specimens are labelled with (default 2, spec 9).
+   */
   definitionBarcodeRule?: number | null;
+  /**
+   * Person to call about the organisation.
+   */
   contact?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits, spec 5).
+   */
   phone?: string | null;
+  /**
+   * Postal address where specimens and reports are sent.
+   */
   address?: string | null;
+  /**
+   * A disabled organisation stays in the tree but takes no new work.
+   */
   enabled?: boolean | null;
 }
 
@@ -1153,12 +3037,33 @@ export interface OrganizationRecord {
  * Data missing at registration typed in later from the paper request form (scanned image kept), with who supplemented it and why.
  */
 export interface OriginalFormSupplementRecord {
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Request the form belongs to.
+   */
   requestNo?: string | null;
+  /**
+   * Scan or photo of the paper form.
+   */
   formImage?: string | null;
+  /**
+   * Which data were added.
+   */
   supplementedFields: string | null;
+  /**
+   * Why it was missing.
+   */
   reason?: string | null;
+  /**
+   * Staff member who typed the missing data in.
+   */
   supplementedBy: string | null;
+  /**
+   * When the missing data were typed in.
+   */
   supplementedAt: string | null;
 }
 
@@ -1166,19 +3071,61 @@ export interface OriginalFormSupplementRecord {
  * The microscopic findings and diagnosis of each case, signed by the diagnosing pathologist and reviewed (signed) by another, which signs the case out and issues its pathology report; an amendment keeps its reason and issues a corrected report.
  */
 export interface PathologyDiagnosisRecord {
+  /**
+   * Pathology case (by pathology number) the diagnosis is for; one diagnosis per case.
+   */
   case: number | null;
+  /**
+   * What the pathologist saw on the slides.
+   */
   microscopy?: string | null;
+  /**
+   * Diagnosis as printed on the report.
+   */
   diagnosis: string | null;
+  /**
+   * Benign, borderline, malignant or non-diagnostic; statistics and follow-up use it.
+   */
   nature: ('benign' | 'inflammatory' | 'borderline' | 'malignant' | 'nondiagnostic') | null;
+  /**
+   * Morphology code with behaviour (e.g. 8140/3 adenocarcinoma).
+   */
   icdO?: string | null;
+  /**
+   * Pathologist who signed the diagnosis: the signed-in account that signed it.
+   */
   diagnosedBy?: string | null;
+  /**
+   * Second pathologist who reviewed and signed the case out: never the one who diagnosed it.
+   */
   reviewedBy?: string | null;
+  /**
+   * When the diagnosis was signed.
+   */
   diagnosedAt?: string | null;
+  /**
+   * When the case was reviewed and signed out.
+   */
   signedOutAt?: string | null;
+  /**
+   * Draft, signed by the diagnosing pathologist, signed out after review, or amended after sign-out (then signed and reviewed again).
+   */
   status?: ('draft' | 'signed' | 'signedOut' | 'amended') | null;
+  /**
+   * Why a signed-out diagnosis is changed; printed on the corrected report.
+   */
   amendReason?: string | null;
+  /**
+   * Account that signed the diagnosis.
+   */
   diagnosedByAccount?: string | null;
+  /**
+   * Account that reviewed and signed out.
+   */
   reviewedByAccount?: string | null;
+  /**
+   * Why the reviewer returned the diagnosis to its author.
+   */
   returnReason?: string | null;
 }
 
@@ -1186,16 +3133,49 @@ export interface PathologyDiagnosisRecord {
  * Receipt check of each pathology specimen: fixative, fixation start, cold-ischaemia time and container count; unqualified specimens keep their reason.
  */
 export interface PathologyInspectionRecord {
+  /**
+   * Barcode on the specimen container.
+   */
   barcode: string | null;
+  /**
+   * Name of the patient.
+   */
   patientName: string | null;
+  /**
+   * Organ and site as written on the request.
+   */
   site: string | null;
+  /**
+   * Containers received for the case.
+   */
   containerCount: number | null;
+  /**
+   * Fixative the specimen arrived in.
+   */
   fixative: ('nbf' | 'ethanol' | 'fresh' | 'other') | null;
+  /**
+   * When the tissue was put into fixative.
+   */
   fixationStartAt?: string | null;
+  /**
+   * Minutes from removal to fixation (should be under 60 for breast and IHC).
+   */
   coldIschemiaMin?: number | null;
+  /**
+   * When the department received the specimen.
+   */
   receivedAt: string | null;
+  /**
+   * Whether the specimen can be processed.
+   */
   qualified: ('qualified' | 'unqualified') | null;
+  /**
+   * Why the specimen was refused.
+   */
   unqualifiedReason?: ('unfixed' | 'mismatch' | 'unlabelled' | 'leak' | 'dry') | null;
+  /**
+   * Person who checked the specimen.
+   */
   inspector: string | null;
 }
 
@@ -1203,18 +3183,57 @@ export interface PathologyInspectionRecord {
  * Each block and slide of a case, with its own label: blocks come from grossing, slides from sectioning a block (recuts and IHC loop back to the block); who did each step and when is the signed-in account.
  */
 export interface PathologyOperationRecord {
+  /**
+   * Case the block or slide belongs to.
+   */
   case?: number | null;
+  /**
+   * Label of the block (P2026-00131-A3) or slide (…-A3-2), issued by the server.
+   */
   labelNo?: string | null;
+  /**
+   * Block (from grossing) or slide (from sectioning a block).
+   */
   kind?: ('block' | 'slide') | null;
+  /**
+   * The block a slide was cut from.
+   */
   block?: string | null;
+  /**
+   * For a slide, how it is stained (H&E, special stain, IHC); for a block, its last step (embedding, sectioning, recut). Asked when a block is sectioned.
+   */
   operation?: ('embedding' | 'sectioning' | 'he' | 'special' | 'ihc' | 'recut' | 'decal') | null;
+  /**
+   * Stain or IHC antibody clone of the slides cut (HE, PAS, Ki-67 (MIB-1) …).
+   */
   stain?: string | null;
+  /**
+   * Slides to cut from the block in this sectioning (each gets its label).
+   */
   slideCount?: number | null;
+  /**
+   * Technician who did the last step: the signed-in account.
+   */
   operator?: string | null;
+  /**
+   * When the last step was done.
+   */
   operatedAt?: string | null;
+  /**
+   * Grade given at slide review (甲片率 is counted from it).
+   */
   quality?: ('A' | 'B' | 'C' | 'reject') | null;
+  /**
+   * Pathologist who graded the slide: the signed-in account.
+   */
   gradedBy?: string | null;
+  /**
+   * Problems (folds, chatter, uneven staining) and what was redone.
+   */
   remark?: string | null;
+  /**
+   * Where the block or slide is: a block taken, embedded, sectioned; a slide cut, stained, graded.
+   */
   status?: ('taken' | 'embedded' | 'sectioned' | 'cut' | 'stained' | 'graded') | null;
 }
 
@@ -1222,19 +3241,61 @@ export interface PathologyOperationRecord {
  * Grossing of each pathology case, from a received specimen: the case number issued, the patient taken from the specimen, the gross description and the blocks taken (each labelled), who grossed it and when from the signed-in account.
  */
 export interface PathologySamplingRecord {
+  /**
+   * Case number issued by the server (P, the year, the year's next number: P2026-00123); blocks and slides carry it.
+   */
   pathologyNo?: string | null;
+  /**
+   * Barcode of the received specimen the case is grossed from; the patient is taken from it.
+   */
   barcode: string | null;
+  /**
+   * Name of the patient, from the specimen.
+   */
   patientName?: string | null;
+  /**
+   * Sex of the patient, from the specimen.
+   */
   sex?: ('M' | 'F' | 'U') | null;
+  /**
+   * Age of the patient in years, from the specimen.
+   */
   age?: number | null;
+  /**
+   * Biopsy, surgical resection, cytology or frozen section.
+   */
   specimenKind: ('biopsy' | 'resection' | 'cytology' | 'frozen') | null;
+  /**
+   * Organ and site the tissue came from (e.g. 胃窦).
+   */
   site: string | null;
+  /**
+   * What the pathologist sees and measures before cutting (size, colour, consistency, margins).
+   */
   grossDescription: string | null;
+  /**
+   * Tissue blocks taken; the server makes each block (病理号-A1 …) with its own label.
+   */
   blockCount: number | null;
+  /**
+   * What happens to tissue not submitted.
+   */
   remainingTissue?: ('kept' | 'allSubmitted' | 'discarded') | null;
+  /**
+   * Photo of the specimen taken at grossing.
+   */
   photo?: string | null;
+  /**
+   * Pathologist who grossed the case: the signed-in account that saved it.
+   */
   sampledBy?: string | null;
+  /**
+   * When the grossing was saved.
+   */
   sampledAt?: string | null;
+  /**
+   * Where the case is in the pathology workflow.
+   */
   status?: ('sampled' | 'processing' | 'diagnosing' | 'signedOut') | null;
 }
 
@@ -1242,17 +3303,53 @@ export interface PathologySamplingRecord {
  * Looks up registered specimens by barcode, patient, hospital, status and collection time (read only).
  */
 export interface PreprocessQueryRecord {
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Patient's name as on the request.
+   */
   patientName: string | null;
+  /**
+   * Patient's sex; reference ranges depend on it.
+   */
   sex: ('male' | 'female' | 'unknown') | null;
+  /**
+   * Age in years at collection.
+   */
   age?: number | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Department of the hospital that made the request.
+   */
   department?: string | null;
+  /**
+   * Clinician who requested the tests.
+   */
   doctor?: string | null;
+  /**
+   * What the clinician requested.
+   */
   purposes: number[] | null;
+  /**
+   * Kind of specimen collected, chosen from the specimen types (e.g. whole blood, urine).
+   */
   specimenType: number | null;
+  /**
+   * When the specimen was taken; pre-analytical turnaround starts here.
+   */
   collectedAt: string | null;
+  /**
+   * Where the specimen is in its lifecycle.
+   */
   status: ('registered' | 'collected' | 'received' | 'rejected' | 'inTesting' | 'reported') | null;
+  /**
+   * Urgent specimens are tested first.
+   */
   urgent?: boolean | null;
 }
 
@@ -1260,12 +3357,33 @@ export interface PreprocessQueryRecord {
  * Logistics box labels for collection runs: the server issues each box its logistics number and prints it as a Code 128 label with hospital, box, specimen count and courier; each print is logged.
  */
 export interface LogisticsCodeRecord {
+  /**
+   * The box's logistics number, issued by the server (WL, the day, the day's next number) and printed as a Code 128 the courier and the receiver scan.
+   */
   logisticsNo?: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Number of the transport box the label goes on.
+   */
   boxNo: string | null;
+  /**
+   * Specimens packed in the box.
+   */
   specimenCount: number | null;
+  /**
+   * Who carries the box.
+   */
   courier: ('sf' | 'jd' | 'ems' | 'own') | null;
+  /**
+   * Who printed the label: the signed-in user, stamped by the server.
+   */
   printedBy?: string | null;
+  /**
+   * When the label was printed: stamped by the server.
+   */
   printedAt?: string | null;
 }
 
@@ -1273,12 +3391,33 @@ export interface LogisticsCodeRecord {
  * QR labels for logistics boxes that couriers and receivers scan: the server issues the number, the label prints it as a QR code beside the box, hospital, count and temperature; each print is logged.
  */
 export interface LogisticsQrCodeRecord {
+  /**
+   * The box's QR number, issued by the server (QR, the day, the day's next number) and encoded in the QR label.
+   */
   qrNo?: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Number of the transport box the QR label goes on.
+   */
   boxNo: string | null;
+  /**
+   * Number of specimens packed in the box, carried in the QR code.
+   */
   specimenCount: number | null;
+  /**
+   * Condition the box travels in.
+   */
   temperature: ('room' | 'cold' | 'frozen') | null;
+  /**
+   * Who printed the label: the signed-in user, stamped by the server.
+   */
   printedBy?: string | null;
+  /**
+   * When the label was printed: stamped by the server.
+   */
   printedAt?: string | null;
 }
 
@@ -1286,11 +3425,29 @@ export interface LogisticsQrCodeRecord {
  * Serial numbers printed for each group's run: the server issues the next number of the group's rule for a registered specimen and prints its labels (copies as asked); printing again reprints the same number; each print is logged with who and when.
  */
 export interface SerialPrintRecord {
+  /**
+   * The serial number in the group's run, issued by the server from the group's enabled serial number rule (prefix, period, start number, width); a reprint prints the same number.
+   */
   serialNo?: string | null;
+  /**
+   * Barcode of a specimen registered in the lab; the serial number is printed for it.
+   */
   barcode: string | null;
+  /**
+   * Professional group whose daily run the serial number belongs to.
+   */
   professionalGroup: number | null;
+  /**
+   * Number of labels printed with this serial number.
+   */
   copies: number | null;
+  /**
+   * Who printed the label: the signed-in user, stamped by the server.
+   */
   printedBy?: string | null;
+  /**
+   * When the label was printed: stamped by the server.
+   */
   printedAt?: string | null;
 }
 
@@ -1298,11 +3455,29 @@ export interface SerialPrintRecord {
  * Kinds of professional group (clinical chemistry, immunology, pathology …) used to group the lab's sections in statistics.
  */
 export interface ProfessionalGroupTypeRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Broad discipline the type belongs to, used by statistics.
+   */
   discipline: ('clinical' | 'pathology' | 'microbiology' | 'molecular' | 'other') | null;
+  /**
+   * Position in lists; smaller first.
+   */
   sortOrder?: number | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -1310,15 +3485,45 @@ export interface ProfessionalGroupTypeRecord {
  * The lab's sections (专业组) that receive, test and sign out specimens; items, instruments and handovers belong to one. The page is the administrators' (spec 2.2); editors read the list, since they choose from it on the screens that refer to it.
  */
 export interface ProfessionalGroupRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Kind of the group.
+   */
   type: number | null;
+  /**
+   * Person responsible for the group's results and staff.
+   */
   leader?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits).
+   */
   phone?: string | null;
+  /**
+   * Floor and room of the group in the lab.
+   */
   location?: string | null;
+  /**
+   * Default person who signs the group's reports.
+   */
   reportSigner?: string | null;
+  /**
+   * Position in lists; smaller first.
+   */
   sortOrder?: number | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -1326,21 +3531,69 @@ export interface ProfessionalGroupRecord {
  * Levey-Jennings chart of each QC plan: every evaluated value in run order with the target mean and the ±1, ±2 and ±3 SD lines of its lot, a line where the lot changes, the period the lot's own target was established from shaded, values that broke a rule marked red with the rules; the table lists the same points with their z-scores.
  */
 export interface StatQcChartRecord {
+  /**
+   * Plan the value belongs to.
+   */
   group?: string | null;
+  /**
+   * When the control was measured.
+   */
   runAt?: string | null;
+  /**
+   * Control value measured in the run.
+   */
   value?: number | null;
+  /**
+   * Target mean of the lot.
+   */
   mean?: number | null;
+  /**
+   * Mean − 1 SD. Drawn on the chart; not a rule limit, so not a column.
+   */
   lower1s?: number | null;
+  /**
+   * Mean + 1 SD. Drawn on the chart; not a rule limit, so not a column.
+   */
   upper1s?: number | null;
+  /**
+   * Lower warning limit of the chart: mean − 2 SD.
+   */
   lower2s?: number | null;
+  /**
+   * Upper warning limit of the chart: mean + 2 SD.
+   */
   upper2s?: number | null;
+  /**
+   * Lower rejection limit of the chart: mean − 3 SD.
+   */
   lower3s?: number | null;
+  /**
+   * Upper rejection limit of the chart: mean + 3 SD.
+   */
   upper3s?: number | null;
+  /**
+   * Z-score of the value: (value − mean) / SD.
+   */
   zScore?: number | null;
+  /**
+   * Rules the value broke.
+   */
   violations?: string | null;
+  /**
+   * Control lot the value was measured with; the chart marks where the lot changes.
+   */
   lotNo?: string | null;
+  /**
+   * Whether the run is one of the in-control runs its lot's own target was established from; the chart shades that period.
+   */
   establishing?: boolean | null;
+  /**
+   * Position of the value on the chart.
+   */
   count?: number | null;
+  /**
+   * Show one plan's chart.
+   */
   plan?: number | null;
 }
 
@@ -1348,12 +3601,33 @@ export interface StatQcChartRecord {
  * Conclusions staff record on a QC run (in control, warning, out of control and the corrective action taken), and whether patient results held by the run may be released.
  */
 export interface QcConclusionRecord {
+  /**
+   * Code of the conclusion (e.g. ZK01).
+   */
   code: string | null;
+  /**
+   * Conclusion as staff record it (e.g. 在控, 失控-已纠正).
+   */
   name: string | null;
+  /**
+   * Accept, warning or reject: drives whether results are released.
+   */
   conclusionType: ('accept' | 'warning' | 'reject') | null;
+  /**
+   * Whether patient results covered by the run may be released after this conclusion.
+   */
   releasesResults?: boolean | null;
+  /**
+   * What staff do when they record this conclusion.
+   */
   correctiveAction?: string | null;
+  /**
+   * Position in drop-down lists; smaller comes first.
+   */
   sort?: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1361,21 +3635,69 @@ export interface QcConclusionRecord {
  * Control lots per item and level: a typed (manufacturer's) target mean and SD, and the lot's own mean and SD the server establishes from its first in-control runs (20 by default) and then fixes; QC evaluation measures every result against them.
  */
 export interface QcMaterialRecord {
+  /**
+   * Name staff know the control by, including item and level (e.g. 伯乐生化质控 GLU 水平1).
+   */
   name: string | null;
+  /**
+   * Maker of the control material.
+   */
   manufacturer?: string | null;
+  /**
+   * Lot number of the control material.
+   */
   lotNo: string | null;
+  /**
+   * Inspection item the targets apply to (e.g. GLU).
+   */
   itemCode: string | null;
+  /**
+   * Concentration level of the control.
+   */
   level: ('L1' | 'L2' | 'L3') | null;
+  /**
+   * Unit of the results (e.g. mmol/L).
+   */
   unit?: string | null;
+  /**
+   * Typed target mean (e.g. the manufacturer's) for this lot, item and level: used until the lot's own mean is established from its first in-control runs.
+   */
   targetMean?: number | null;
+  /**
+   * Typed SD, used with the typed mean until the lot's own SD is established; must be greater than 0.
+   */
   targetSd?: number | null;
+  /**
+   * How many in-control runs of this lot establish its own mean and SD (default 20); the target is then fixed.
+   */
   runsForTarget?: number | null;
+  /**
+   * Mean of the lot's first in-control runs, computed by the server once there are enough of them; then fixed, and used to judge every later run of the lot.
+   */
   establishedMean?: number | null;
+  /**
+   * Sample SD of the same runs, computed by the server with the mean.
+   */
   establishedSd?: number | null;
+  /**
+   * First run of the period the target was established from.
+   */
   establishedFrom?: string | null;
+  /**
+   * Last run of the period the target was established from; later runs are judged against the established target.
+   */
   establishedTo?: string | null;
+  /**
+   * First day the lot is used.
+   */
   receivedDate: string | null;
+  /**
+   * Expiry date of the lot.
+   */
   expiryDate: string | null;
+  /**
+   * Lots taken out of use keep their history.
+   */
   enabled?: boolean | null;
 }
 
@@ -1383,16 +3705,49 @@ export interface QcMaterialRecord {
  * Which control lot is run on which instrument, how often, and which rule combination judges it.
  */
 export interface QcPlanRecord {
+  /**
+   * Name of the plan (e.g. AU5800-1 GLU 水平1).
+   */
   name: string | null;
+  /**
+   * Control lot (with its target mean and SD) the plan runs.
+   */
   material: number | null;
+  /**
+   * Rules every run of the plan is judged by.
+   */
   ruleCombination: number | null;
+  /**
+   * Analyser the control runs on (e.g. AU5800-1).
+   */
   instrument: string | null;
+  /**
+   * Group responsible for the plan.
+   */
   professionalGroup?: string | null;
+  /**
+   * When the control is run.
+   */
   frequency: ('daily' | 'shift' | 'run' | 'samples') | null;
+  /**
+   * Specimens between two control runs.
+   */
   everySamples?: number | null;
+  /**
+   * First day of the plan.
+   */
   startDate: string | null;
+  /**
+   * Last day (usually the lot's expiry).
+   */
   endDate?: string | null;
+  /**
+   * Person who reviews the QC of this plan.
+   */
   responsible?: string | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1400,18 +3755,57 @@ export interface QcPlanRecord {
  * Each control value measured under a plan; saving or editing it computes its z-score against the lot's target and applies the plan's Westgard rules to it, the other levels of its run and the runs before it (later runs are judged again); a rejection alerts the item's group and holds its patient results until a conclusion releases them.
  */
 export interface QcResultRecord {
+  /**
+   * Plan the control was run under.
+   */
   plan: number | null;
+  /**
+   * Control lot the value was measured with: the plan's lot when the run was first saved (kept when the plan later changes lot).
+   */
   material?: number | null;
+  /**
+   * When the control was measured.
+   */
   runAt: string | null;
+  /**
+   * Run (analytical batch) number on the instrument that day (e.g. 20260120-1).
+   */
   runNo: string | null;
+  /**
+   * Measured value of the control, in the unit of the material.
+   */
   value: number | null;
+  /**
+   * Mean the value was judged against: the lot's own established mean once its first runs fixed it, else the typed (manufacturer's) target.
+   */
   targetMean?: number | null;
+  /**
+   * SD the value was judged against, from the same source as the mean.
+   */
   targetSd?: number | null;
+  /**
+   * (value − target mean) / target SD, computed by the server each time the run is saved.
+   */
   zScore?: number | null;
+  /**
+   * Rules of the plan's combination this value broke, within the run across levels and across runs, computed by the server each time the run (or an earlier one) is saved (e.g. 1-2s, 2-2s).
+   */
   violations?: string | null;
+  /**
+   * In control, warning or out of control as the rules judge it, computed by the server on every save; awaiting target while the lot has neither a typed nor an established target.
+   */
   status?: ('accept' | 'warning' | 'reject' | 'pending') | null;
+  /**
+   * Conclusion staff recorded on the run; a rejected run holds the patient results of its item until a conclusion that releases them.
+   */
   conclusion?: number | null;
+  /**
+   * Person who ran the control.
+   */
   operator: string | null;
+  /**
+   * What was checked or changed.
+   */
   remark?: string | null;
 }
 
@@ -1419,10 +3813,25 @@ export interface QcResultRecord {
  * Classes of QC rules by the error they detect (random, systematic) and their role (warning, rejection), used to group Westgard rules.
  */
 export interface QcRuleCategoryRecord {
+  /**
+   * Code of the class (e.g. SJ).
+   */
   code: string | null;
+  /**
+   * Name of the class (e.g. 随机误差规则).
+   */
   name: string | null;
+  /**
+   * Kind of analytical error the rules of this class detect.
+   */
   errorType: ('random' | 'systematic' | 'warning') | null;
+  /**
+   * What a violation of rules in this class usually means.
+   */
   description?: string | null;
+  /**
+   * Position in drop-down lists; smaller comes first.
+   */
   sort?: number | null;
 }
 
@@ -1430,12 +3839,33 @@ export interface QcRuleCategoryRecord {
  * Sets of QC rules applied together to an item (the Westgard multirule), chosen per item by analytical performance (sigma).
  */
 export interface QcRuleCombinationRecord {
+  /**
+   * Code of the combination (e.g. WG6).
+   */
   code: string | null;
+  /**
+   * Name of the combination (e.g. Westgard 多规则).
+   */
   name: string | null;
+  /**
+   * QC rules evaluated on every run of a plan that uses the combination.
+   */
   rules: number[] | null;
+  /**
+   * Control levels run together (R-4s needs at least 2).
+   */
   levels: number | null;
+  /**
+   * Lowest sigma metric of items the combination suits (empty: any).
+   */
   sigmaFrom?: number | null;
+  /**
+   * When to choose the combination.
+   */
   description?: string | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1443,15 +3873,45 @@ export interface QcRuleCombinationRecord {
  * Westgard rules as parameters: a rule is a kind (one value beyond, n consecutive beyond, range within a run, n on one side of the mean), a limit in SD and a count; the QC evaluation applies them.
  */
 export interface QcRuleRecord {
+  /**
+   * Westgard name of the rule (e.g. 1-3s, 2-2s, R-4s, 10x).
+   */
   code: string | null;
+  /**
+   * Name of the rule as staff know it (e.g. 1-3s 失控规则).
+   */
   name: string | null;
+  /**
+   * Class of error the rule detects.
+   */
   category: number | null;
+  /**
+   * How the rule looks at the values.
+   */
   ruleType: ('beyond' | 'consecutiveBeyond' | 'range' | 'sameSide') | null;
+  /**
+   * Distance from the mean, in SDs, that counts as beyond (2 for 1-2s, 3 for 1-3s, 4 for R-4s as the range).
+   */
   sdLimit?: number | null;
+  /**
+   * How many consecutive values must break the rule (2 for 2-2s, 4 for 4-1s, 10 for 10x); 1 for single-value rules.
+   */
   count: number | null;
+  /**
+   * Whether the consecutive values may come from earlier runs (otherwise within one run, across levels).
+   */
   acrossRuns?: boolean | null;
+  /**
+   * Warning marks the run; reject puts it out of control and holds patient results.
+   */
   severity: ('warning' | 'reject') | null;
+  /**
+   * What a violation of the rule means.
+   */
   description?: string | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1459,21 +3919,69 @@ export interface QcRuleRecord {
  * Hospitals and clinics that send specimens to the lab (the lab's customers): level, region, contact, settlement and report delivery. The one record of a customer hospital: specimens, prices, discounts, charges, statements and call records all name it; 代理医院 is a view of it.
  */
 export interface ReferralHospitalRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. GGN for 肝功能).
+   */
   pinyin?: string | null;
+  /**
+   * Grade of the hospital.
+   */
   level: ('3A' | '3B' | '2A' | '2B' | '1' | 'community' | 'private' | 'exam') | null;
+  /**
+   * City or district, used by salesmen and statistics.
+   */
   region?: string | null;
+  /**
+   * Where couriers collect specimens.
+   */
   address?: string | null;
+  /**
+   * Person at the hospital the lab calls about specimens and reports.
+   */
   contact?: string | null;
+  /**
+   * Contact's phone, mobile or landline (0571-88231234).
+   */
   phone?: string | null;
+  /**
+   * How the hospital pays.
+   */
   settlement: ('monthly' | 'cash' | 'prepaid') | null;
+  /**
+   * How reports reach the hospital.
+   */
   reportDelivery: ('online' | 'paper' | 'both') | null;
+  /**
+   * Salesman credited with the hospital's revenue (a record of 业务员管理).
+   */
   salesman?: number | null;
+  /**
+   * Agent that brought the hospital; empty when the lab serves it directly.
+   */
   agent?: number | null;
+  /**
+   * First day the hospital sent specimens under contract.
+   */
   cooperationStart?: string | null;
+  /**
+   * How often a reconciliation statement is made for the hospital.
+   */
   settlementCycle?: ('monthly' | 'quarterly' | 'perCase') | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -1481,11 +3989,29 @@ export interface ReferralHospitalRecord {
  * Standard remarks staff pick instead of typing: report remarks, rejection notes, specimen remarks.
  */
 export interface RemarkDictionaryRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Where the remark is used.
+   */
   category: ('report' | 'reject' | 'specimen') | null;
+  /**
+   * Text inserted when the remark is chosen.
+   */
   content: string | null;
+  /**
+   * Group the remark belongs to (blank: every group).
+   */
   professionalGroup?: number | null;
+  /**
+   * Position in pick lists.
+   */
   sortOrder?: number | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -1493,33 +4019,117 @@ export interface RemarkDictionaryRecord {
  * Patient reports the server issues when a specimen's results are audited: the PDF made from the matching template with the results, flags, ranges and signers, kept as issued; invalidated with a reason and reissued as a corrected new version, the old one kept and retrievable. Every view and download is logged.
  */
 export interface ReportRecordRecord {
+  /**
+   * Number printed on the report.
+   */
   reportNo: string | null;
+  /**
+   * The report's version: 1 when first issued, one more for each corrected reissue.
+   */
   reportVersion?: number | null;
+  /**
+   * A corrected report, issued after an earlier version was invalidated.
+   */
   corrected?: boolean | null;
+  /**
+   * Barcode on the specimen tube or container (Code128).
+   */
   barcode: string | null;
+  /**
+   * The pathology case a pathology report signs out; empty on a laboratory report.
+   */
   pathologyNo?: string | null;
+  /**
+   * Name of the patient.
+   */
   patientName: string | null;
+  /**
+   * Sex of the patient (reference ranges depend on it).
+   */
   sex?: ('M' | 'F' | 'U') | null;
+  /**
+   * Age in years at collection.
+   */
   age?: number | null;
+  /**
+   * Hospital that sent the specimen and receives the report: the specimen's own.
+   */
   hospital?: number | null;
+  /**
+   * Ward or clinic that ordered the tests.
+   */
   department?: string | null;
+  /**
+   * Items on the report.
+   */
   itemNames: string | null;
+  /**
+   * Group that tested the specimen.
+   */
   professionalGroup?: string | null;
+  /**
+   * Kind of specimen tested (全血, 血清, 组织 …).
+   */
   specimenType?: string | null;
+  /**
+   * Purpose written on the request (体检, 门诊, 住院, 筛查 …).
+   */
   inspectionPurpose?: string | null;
+  /**
+   * When the specimen was collected.
+   */
   collectedAt?: string | null;
+  /**
+   * When the lab received the specimen (start of in-lab turnaround).
+   */
   receivedAt?: string | null;
+  /**
+   * When the report was published.
+   */
   reportedAt: string | null;
+  /**
+   * Person who reviewed and signed the report.
+   */
   reviewer: string | null;
+  /**
+   * The specimen's submitting hospital.
+   */
   hospitalName?: string | null;
+  /**
+   * Who signed the audit of the report's results.
+   */
   auditor?: string | null;
+  /**
+   * The report template that matched (items, hospital), by 报告模板匹配.
+   */
   template?: number | null;
+  /**
+   * The version this report replaces (report number and version).
+   */
   replaces?: string | null;
+  /**
+   * The version that replaced this invalidated report.
+   */
   replacedBy?: string | null;
+  /**
+   * Published reports can be invalidated with a reason; a corrected report replaces it.
+   */
   status: ('published' | 'printed' | 'invalidated') | null;
+  /**
+   * Whether a result was outside its critical limits (the hospital was called).
+   */
   hasCritical?: boolean | null;
+  /**
+   * Why the published report was withdrawn.
+   */
   invalidReason?: string | null;
+  /**
+   * Who invalidated the report: stamped by the server.
+   */
   invalidatedBy?: string | null;
+  /**
+   * When the report was invalidated: stamped by the server.
+   */
   invalidatedAt?: string | null;
 }
 
@@ -1527,11 +4137,29 @@ export interface ReportRecordRecord {
  * The placeholders a report template may print (patient name, barcode, result table, signer …), each tied to the data it is filled from.
  */
 export interface ReportTemplateHelperRecord {
+  /**
+   * Name written in the template between braces, e.g. patientName.
+   */
   placeholder: string | null;
+  /**
+   * What the placeholder prints, in words.
+   */
   label: string | null;
+  /**
+   * Where the value comes from.
+   */
   source: ('patient' | 'specimen' | 'result' | 'signature' | 'hospital') | null;
+  /**
+   * Date or number format applied when printing (e.g. YYYY-MM-DD).
+   */
   format?: string | null;
+  /**
+   * What a printed value looks like.
+   */
   example?: string | null;
+  /**
+   * Position in lists and pickers; smaller comes first.
+   */
   sort?: number | null;
 }
 
@@ -1539,12 +4167,33 @@ export interface ReportTemplateHelperRecord {
  * Which report template a specimen prints with: the most specific rule (hospital, inspection item, specimen type) with the highest priority wins.
  */
 export interface ReportTemplateMatchRecord {
+  /**
+   * Name of the matching rule.
+   */
   ruleName: string | null;
+  /**
+   * The template the rule chooses.
+   */
   templateId: number | null;
+  /**
+   * Applies to specimens of this hospital only; empty for every hospital.
+   */
   hospitalName?: string | null;
+  /**
+   * Applies when the request holds this inspection item or set; empty for any.
+   */
   itemName?: string | null;
+  /**
+   * The group whose results the rule's template reports (empty: any group).
+   */
   professionalGroup?: number | null;
+  /**
+   * Higher wins when several rules match (1-100).
+   */
   priority: number | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
 }
 
@@ -1552,14 +4201,41 @@ export interface ReportTemplateMatchRecord {
  * Printed report layouts (header, result table, signatures) per professional group and paper size; the templates themselves are designed by the report-template issue, this list keeps their settings.
  */
 export interface ReportTemplateRecord {
+  /**
+   * Short code of the template.
+   */
   code: string | null;
+  /**
+   * Name of the template as the matching rules list it.
+   */
   name: string | null;
+  /**
+   * Group whose reports use the layout.
+   */
   professionalGroup: ('biochem' | 'immuno' | 'clinical' | 'micro' | 'histo' | 'cyto' | 'molecular') | null;
+  /**
+   * Paper the report prints on.
+   */
   paperSize: ('A4' | 'A5' | 'B5') | null;
+  /**
+   * Whether the report prints in portrait or landscape orientation.
+   */
   orientation?: ('portrait' | 'landscape') | null;
+  /**
+   * The layout has room for specimen pictures (pathology).
+   */
   withImages?: boolean | null;
+  /**
+   * Stored layout file the printer fills in.
+   */
   templateFile?: string | null;
+  /**
+   * Disabled entries stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything configurators should know about this entry.
+   */
   remark?: string | null;
 }
 
@@ -1567,15 +4243,45 @@ export interface ReportTemplateRecord {
  * Second check of entered requests against the paper form before testing: purposes, patient data and charges; approved or returned.
  */
 export interface RequestAuditRecord {
+  /**
+   * Number of the request form.
+   */
   requestNo: string | null;
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Patient on the request.
+   */
   patientName?: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * What the clinician requested.
+   */
   purposes?: number[] | null;
+  /**
+   * When the request was entered.
+   */
   enteredAt?: string | null;
+  /**
+   * Who entered it; the auditor must be someone else.
+   */
   enteredBy?: string | null;
+  /**
+   * Outcome of the audit.
+   */
   auditStatus: ('pending' | 'approved' | 'returned') | null;
+  /**
+   * Staff member who audited the request; never the one who entered it.
+   */
   auditor?: string | null;
+  /**
+   * Why it was returned, or remarks.
+   */
   opinion?: string | null;
 }
 
@@ -1583,12 +4289,33 @@ export interface RequestAuditRecord {
  * Audited requests taken back for correction, with who asked, who undid the audit and why; kept for traceability.
  */
 export interface RequestUnauditRecord {
+  /**
+   * Request whose audit was undone.
+   */
   requestNo: string | null;
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Why the audit is undone.
+   */
   reasonType: ('patientInfo' | 'purpose' | 'charge') | null;
+  /**
+   * What was wrong with the audited request, in detail.
+   */
   reason: string | null;
+  /**
+   * Who asked for the correction.
+   */
   requestedBy: string | null;
+  /**
+   * Who undid the audit.
+   */
   unauditedBy: string | null;
+  /**
+   * When the audit was undone.
+   */
   unauditedAt: string | null;
 }
 
@@ -1596,9 +4323,21 @@ export interface RequestUnauditRecord {
  * Gives each role its menus: the ticked pages (with their sections) are the role's menuIds, and users of the role see exactly those pages after signing in again (spec 6).
  */
 export interface RoleMenuRecord {
+  /**
+   * The role whose menus are assigned.
+   */
   name?: string | null;
+  /**
+   * What the role may do across the product: administrators maintain everything, editors the sections open to editors (spec 6).
+   */
   code: ('admin' | 'editor') | null;
+  /**
+   * How many menu entries the role opens.
+   */
   menuCount?: number | null;
+  /**
+   * Tick the pages the role may open; a section is kept whenever one of its pages is ticked.
+   */
   menuIds?: number[] | null;
 }
 
@@ -1606,9 +4345,21 @@ export interface RoleMenuRecord {
  * The laboratory's roles: a name staff recognise and the role type that decides what its users may change; menus are given to a role on the role assign page.
  */
 export interface RoleRecord {
+  /**
+   * Name of the role, unique in the laboratory (e.g. 前台录入员, 病理医师).
+   */
   name: string | null;
+  /**
+   * What the role may do across the product: administrators maintain everything, editors the sections open to editors (spec 6).
+   */
   code: ('admin' | 'editor') | null;
+  /**
+   * What people in this role do.
+   */
   description?: string | null;
+  /**
+   * How many accounts hold this role.
+   */
   userCount?: number | null;
 }
 
@@ -1616,22 +4367,73 @@ export interface RoleRecord {
  * The handovers of 交接管理 as the pre-processing administrators work them (spec 2.2): create, confirm receipt with the receiver's own account, print the slip, export the list.
  */
 export interface SampleHandoverRecord {
+  /**
+   * Number of the handover slip (e.g. JJ20260120-0001); left empty, the server gives the next number of the day.
+   */
   handoverNo?: string | null;
+  /**
+   * Site or group that hands the specimens over.
+   */
   fromSite: string | null;
+  /**
+   * Professional group that receives them.
+   */
   toGroup: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
+  /**
+   * Barcodes of the specimens in the box, one per line (scan each tube; commas or spaces separate too). A specimen cannot be on two open handovers.
+   */
   barcodes: string | null;
+  /**
+   * Specimens on the slip (counted by the server from the barcodes).
+   */
   specimenCount?: number | null;
+  /**
+   * Number of the transport box.
+   */
   boxNo?: string | null;
+  /**
+   * Number of the seal on the box, checked on receipt.
+   */
   sealNo?: string | null;
+  /**
+   * Temperature condition during transport.
+   */
   storage: ('room' | 'cold' | 'frozen') | null;
+  /**
+   * Person who handed the specimens over; empty: the signed-in user.
+   */
   handedBy?: string | null;
+  /**
+   * Account that created the handover (server-kept); it cannot also receive it.
+   */
   handedByAccount?: string | null;
+  /**
+   * When the box left; empty: now.
+   */
   handedAt?: string | null;
+  /**
+   * Person who received and counted the specimens, confirmed with their own account and password.
+   */
   receivedBy?: string | null;
+  /**
+   * Account whose password confirmed the receipt.
+   */
   receivedByAccount?: string | null;
+  /**
+   * When the receiver confirmed.
+   */
   receivedAt?: string | null;
+  /**
+   * Temperature read from the box logger on receipt.
+   */
   temperatureC?: number | null;
+  /**
+   * Open while being packed, in transit, received, or received with a discrepancy; set by the server (a new handover is open, the receiver's confirmation closes it).
+   */
   status?: ('open' | 'transit' | 'received' | 'discrepancy') | null;
+  /**
+   * Missing, extra or damaged specimens by barcode, and the receiver's remark (recorded on receipt).
+   */
   discrepancy?: string | null;
 }
 
@@ -1639,12 +4441,33 @@ export interface SampleHandoverRecord {
  * Each pick-up run at a sampling point: date, collector, specimens handed to the courier and the hand-over time.
  */
 export interface SamplingInfoRecord {
+  /**
+   * Number of the pick-up run.
+   */
   runNo: string | null;
+  /**
+   * Sampling point the specimens were picked up from.
+   */
   samplingPoint: number | null;
+  /**
+   * Who collected the specimens on site.
+   */
   collector?: string | null;
+  /**
+   * Who picked them up.
+   */
   courier: string | null;
+  /**
+   * Number of specimens handed to the courier on this run.
+   */
   specimenCount: number | null;
+  /**
+   * When the courier took them.
+   */
   pickedAt: string | null;
+  /**
+   * Anything staff should know about this record.
+   */
   remark?: string | null;
 }
 
@@ -1652,13 +4475,37 @@ export interface SamplingInfoRecord {
  * Places where specimens are collected for the lab (hospital wards, clinics, community sites) with contact and pick-up times.
  */
 export interface SamplingPointRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * Where couriers pick up.
+   */
   address?: string | null;
+  /**
+   * Contact person at the sampling point.
+   */
   contact?: string | null;
+  /**
+   * Mobile phone of the contact (11 digits).
+   */
   phone?: string | null;
+  /**
+   * Times couriers call (e.g. 08:00, 14:00).
+   */
   pickupTimes?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -1666,13 +4513,37 @@ export interface SamplingPointRecord {
  * How each group numbers its daily run: prefix, start number, width and when numbering starts again.
  */
 export interface SerialNumberRuleRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Professional group whose daily run this rule numbers.
+   */
   professionalGroup: number | null;
+  /**
+   * Letters before the number (e.g. SH for 生化).
+   */
   prefix?: string | null;
+  /**
+   * First number of each period.
+   */
   startNo: number | null;
+  /**
+   * Digits in the number, zero-padded (e.g. 4 gives 0001).
+   */
   width: number | null;
+  /**
+   * When numbering starts again.
+   */
   resetPeriod: ('daily' | 'monthly' | 'never') | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -1680,13 +4551,37 @@ export interface SerialNumberRuleRecord {
  * Specimens needing something out of the ordinary: rush, delayed testing, retest, retention beyond the usual time, or return; who asked and who approved.
  */
 export interface SpecialTreatmentRecord {
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Patient of the specimen.
+   */
   patientName?: string | null;
+  /**
+   * What the specimen needs: rush, delayed testing, retest, extended retention or return.
+   */
   treatment: ('rush' | 'delay' | 'retest' | 'retain' | 'return') | null;
+  /**
+   * Why the special treatment is asked for.
+   */
   reason: string | null;
+  /**
+   * Person who asked for the special treatment.
+   */
   requestedBy: string | null;
+  /**
+   * Staff member who approved the special treatment.
+   */
   approvedBy?: string | null;
+  /**
+   * When the special treatment was requested.
+   */
   requestedAt: string | null;
+  /**
+   * Where the request stands: pending, approved, refused or done.
+   */
   status: ('pending' | 'approved' | 'refused' | 'done') | null;
 }
 
@@ -1694,12 +4589,33 @@ export interface SpecialTreatmentRecord {
  * How a received specimen looks (normal, haemolysed, lipaemic, clotted …) and whether it can still be tested; check-accept records one.
  */
 export interface SpecimenCharacterRecord {
+  /**
+   * Short code of the record, unique in the laboratory, used for quick entry and by interfaces.
+   */
   code: string | null;
+  /**
+   * Name as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. GGN for 肝功能).
+   */
   pinyin?: string | null;
+  /**
+   * Whether a specimen of this character may be tested; if not, it is handled as unqualified.
+   */
   acceptable?: boolean | null;
+  /**
+   * Whether results of such a specimen carry a remark on the report.
+   */
   affectsResult?: boolean | null;
+  /**
+   * How staff recognise the character.
+   */
   description?: string | null;
+  /**
+   * Disabled records stay on old data but cannot be chosen for new entries.
+   */
   enabled?: boolean | null;
 }
 
@@ -1707,15 +4623,45 @@ export interface SpecimenCharacterRecord {
  * The kinds of specimen the lab receives (blood, urine, tissue, …) with the container, volume and storage each needs.
  */
 export interface SpecimenTypeRecord {
+  /**
+   * Short code printed on labels and used by instruments (e.g. XY for whole blood).
+   */
   code: string | null;
+  /**
+   * Name of the specimen type as staff know it.
+   */
   name: string | null;
+  /**
+   * Pinyin initials for quick entry (e.g. QX for 全血).
+   */
   pinyin?: string | null;
+  /**
+   * Broad group of the specimen, used by statistics by specimen type.
+   */
   category: ('blood' | 'urine' | 'fluid' | 'tissue' | 'cell' | 'secretion' | 'other') | null;
+  /**
+   * Tube or container the specimen is collected in (e.g. EDTA-K2 紫头管).
+   */
   container?: string | null;
+  /**
+   * Minimum volume to collect, in millilitres.
+   */
   volumeMl?: number | null;
+  /**
+   * How the specimen is kept until it is tested.
+   */
   storage?: ('room' | 'cold' | 'frozen') | null;
+  /**
+   * Hours the specimen stays fit for testing under its storage condition.
+   */
   stableHours?: number | null;
+  /**
+   * Disabled types stay on old records but cannot be chosen for new ones.
+   */
   enabled?: boolean | null;
+  /**
+   * Anything staff should know when collecting or receiving this type.
+   */
   remark?: string | null;
 }
 
@@ -1723,14 +4669,41 @@ export interface SpecimenTypeRecord {
  * The group's laboratories side by side (spec 2.2 group management): specimens registered, tests ordered, reports and those with critical values, and in-lab turnaround (median and 90th percentile, receipt → report), each read from that laboratory's own lifecycle events. The base organisation sees every lab; a main lab itself and its sub labs. The chart sets the labs' volumes side by side.
  */
 export interface StatGroupAnalysisRecord {
+  /**
+   * The laboratory the figures are of.
+   */
   group?: string | null;
+  /**
+   * Main lab, sub lab or only-lab.
+   */
   labType?: ('main' | 'sub' | 'only') | null;
+  /**
+   * Specimens registered in the period (entry event), cancelled ones left out.
+   */
   specimens?: number | null;
+  /**
+   * Tests ordered on the specimens registered in the period.
+   */
   results?: number | null;
+  /**
+   * Specimens reported in the period (report step).
+   */
   reports?: number | null;
+  /**
+   * Reports issued in the period that carried a critical value.
+   */
   critical?: number | null;
+  /**
+   * Median in-lab turnaround (receipt → report, the steps' times) of the specimens reported in the period, in minutes.
+   */
   medianInLabMinutes?: number | null;
+  /**
+   * 90th percentile of that turnaround, in minutes.
+   */
   p90InLabMinutes?: number | null;
+  /**
+   * Only steps in this period are counted, each by the time the server recorded it.
+   */
   at?: string | null;
 }
 
@@ -1738,13 +4711,37 @@ export interface StatGroupAnalysisRecord {
  * Specimen volume per hospital (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatHospitalSubmissionVolumeRecord {
+  /**
+   * What the row counts: a hospital by default, else the breakdown chosen (a record, or a day, week or month).
+   */
   group?: string | null;
+  /**
+   * Specimens registered in the period (entry time as the server recorded it), cancelled ones left out; per group or test, specimens with such a test (known once received).
+   */
   count?: number | null;
+  /**
+   * Share of all specimens counted in the period, in percent (a specimen with tests of two groups counts in each).
+   */
   share?: number | null;
+  /**
+   * Only specimens registered (entered) in this period are counted, by the time the server recorded.
+   */
   registeredAt?: string | null;
+  /**
+   * What each row is per (default: hospital): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1752,18 +4749,57 @@ export interface StatHospitalSubmissionVolumeRecord {
  * In-lab turnaround (receipt → report issued, the times of the receive and report steps as the server recorded them) per test, professional group, hospital or period: median, 90th percentile, longest and share within target, counted per test; the chart draws median and 90th percentile as bars, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatInLabTatRecord {
+  /**
+   * What the row is per: a test (inspection item) by default, else the breakdown chosen (group, hospital, day, week or month).
+   */
   group?: string | null;
+  /**
+   * Tests (an item ordered on a specimen) with both times recorded.
+   */
   count?: number | null;
+  /**
+   * Median turnaround in minutes (continuous: halfway between the two middle tests when their number is even).
+   */
   medianMinutes?: number | null;
+  /**
+   * 90th percentile of the turnaround in minutes (continuous, interpolated between neighbouring tests).
+   */
   p90Minutes?: number | null;
+  /**
+   * Longest turnaround in the period, in minutes.
+   */
   maxMinutes?: number | null;
+  /**
+   * Turnaround target: the item's turnaround hours (tatHours), else the lab's in-lab target (customConfig statisticsTat.inLabMinutes, default 1440); empty when the row's tests have different targets.
+   */
   targetMinutes?: number | null;
+  /**
+   * Tests whose turnaround was at most their target.
+   */
   withinTarget?: number | null;
+  /**
+   * Share of the row's tests within their target, in percent.
+   */
   withinTargetShare?: number | null;
+  /**
+   * Only tests of specimens reported in this period are counted.
+   */
   reportedAt?: string | null;
+  /**
+   * What each row is per (default: test): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('test' | 'group' | 'hospital' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1771,13 +4807,37 @@ export interface StatInLabTatRecord {
  * Specimen volume per inspection purpose (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatInspectionPurposeVolumeRecord {
+  /**
+   * What the row counts: a inspection purpose by default, else the breakdown chosen (a record, or a day, week or month).
+   */
   group?: string | null;
+  /**
+   * Specimens registered in the period (entry time as the server recorded it), cancelled ones left out; per group or test, specimens with such a test (known once received).
+   */
   count?: number | null;
+  /**
+   * Share of all specimens counted in the period, in percent (a specimen with tests of two groups counts in each).
+   */
   share?: number | null;
+  /**
+   * Only specimens registered (entered) in this period are counted, by the time the server recorded.
+   */
   registeredAt?: string | null;
+  /**
+   * What each row is per (default: purpose): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1785,18 +4845,57 @@ export interface StatInspectionPurposeVolumeRecord {
  * Pre-analytical turnaround (collection → receipt in the lab, the times of the collect and receive steps as the server recorded them) per test, professional group, hospital or period: median, 90th percentile, longest and share within target, counted per test; the chart draws median and 90th percentile as bars, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatPreInspectionTatRecord {
+  /**
+   * What the row is per: a test (inspection item) by default, else the breakdown chosen (group, hospital, day, week or month).
+   */
   group?: string | null;
+  /**
+   * Tests (an item ordered on a specimen) with both times recorded.
+   */
   count?: number | null;
+  /**
+   * Median turnaround in minutes (continuous: halfway between the two middle tests when their number is even).
+   */
   medianMinutes?: number | null;
+  /**
+   * 90th percentile of the turnaround in minutes (continuous, interpolated between neighbouring tests).
+   */
   p90Minutes?: number | null;
+  /**
+   * Longest turnaround in the period, in minutes.
+   */
   maxMinutes?: number | null;
+  /**
+   * Turnaround target: the lab's pre-analytical target (customConfig statisticsTat.preAnalyticalMinutes, default 120); empty when the row's tests have different targets.
+   */
   targetMinutes?: number | null;
+  /**
+   * Tests whose turnaround was at most their target.
+   */
   withinTarget?: number | null;
+  /**
+   * Share of the row's tests within their target, in percent.
+   */
   withinTargetShare?: number | null;
+  /**
+   * Only tests of specimens received in the lab in this period are counted.
+   */
   receivedAt?: string | null;
+  /**
+   * What each row is per (default: test): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('test' | 'group' | 'hospital' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1804,13 +4903,37 @@ export interface StatPreInspectionTatRecord {
  * Specimen volume per professional group (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatProfessionalGroupVolumeRecord {
+  /**
+   * What the row counts: a professional group by default, else the breakdown chosen (a record, or a day, week or month).
+   */
   group?: string | null;
+  /**
+   * Specimens registered in the period (entry time as the server recorded it), cancelled ones left out; per group or test, specimens with such a test (known once received).
+   */
   count?: number | null;
+  /**
+   * Share of all specimens counted in the period, in percent (a specimen with tests of two groups counts in each).
+   */
   share?: number | null;
+  /**
+   * Only specimens registered (entered) in this period are counted, by the time the server recorded.
+   */
   registeredAt?: string | null;
+  /**
+   * What each row is per (default: group): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1818,10 +4941,25 @@ export interface StatProfessionalGroupVolumeRecord {
  * How often a specimen's records (those of every screen that carries the specimen barcode: entry, receipt, results, reports…) were changed after entry, per data kind and account, counted from the operation log (modifications after entry point to entry errors); the chart stacks each kind's changes by account.
  */
 export interface StatSampleModificationRecord {
+  /**
+   * Screen whose records were changed.
+   */
   group?: string | null;
+  /**
+   * Staff account that changed them.
+   */
   account?: string | null;
+  /**
+   * Changes made in the period.
+   */
   count?: number | null;
+  /**
+   * Distinct records of that kind the account changed.
+   */
   records?: number | null;
+  /**
+   * Only changes in this period are counted.
+   */
   at?: string | null;
 }
 
@@ -1829,13 +4967,37 @@ export interface StatSampleModificationRecord {
  * Specimen volume per specimen type (or another breakdown) in a period: specimens, not reports nor tests, from the lifecycle's own records (the entry event's time); the chart above the table draws each row's volume as a bar, and exports its table (xlsx) and its picture (PNG).
  */
 export interface StatSpecimenTypeVolumeRecord {
+  /**
+   * What the row counts: a specimen type by default, else the breakdown chosen (a record, or a day, week or month).
+   */
   group?: string | null;
+  /**
+   * Specimens registered in the period (entry time as the server recorded it), cancelled ones left out; per group or test, specimens with such a test (known once received).
+   */
   count?: number | null;
+  /**
+   * Share of all specimens counted in the period, in percent (a specimen with tests of two groups counts in each).
+   */
   share?: number | null;
+  /**
+   * Only specimens registered (entered) in this period are counted, by the time the server recorded.
+   */
   registeredAt?: string | null;
+  /**
+   * What each row is per (default: specimenType): a record, or a day, week (its Monday) or month of the period.
+   */
   by?: ('hospital' | 'specimenType' | 'purpose' | 'group' | 'test' | 'day' | 'week' | 'month') | null;
+  /**
+   * Only specimens from this hospital.
+   */
   hospital?: number | null;
+  /**
+   * Only tests of this professional group.
+   */
   professionalGroup?: number | null;
+  /**
+   * Only this test (inspection item).
+   */
   item?: number | null;
 }
 
@@ -1843,16 +5005,49 @@ export interface StatSpecimenTypeVolumeRecord {
  * Steps each staff member ran in a period (domain: workload per person), counted from the lifecycle's events (who was signed in, when the server recorded it): specimens registered, collected, received and rejected, results entered, first-reviewed and audited, reports issued; the chart stacks the steps per person.
  */
 export interface StatWorkloadRecord {
+  /**
+   * The signed-in person who ran the steps (as the lifecycle events record them).
+   */
   group?: string | null;
+  /**
+   * Specimens the person entered (registration).
+   */
   registered?: number | null;
+  /**
+   * Specimens the person collected (sample collection).
+   */
   collected?: number | null;
+  /**
+   * Specimens the person received in the laboratory (check-accept).
+   */
   received?: number | null;
+  /**
+   * Specimens the person refused at check-accept.
+   */
   rejected?: number | null;
+  /**
+   * Results the person entered (the record step).
+   */
   tested?: number | null;
+  /**
+   * Results the person first-reviewed.
+   */
   reviewed?: number | null;
+  /**
+   * Results the person audited (second review).
+   */
   audited?: number | null;
+  /**
+   * Reports issued by the person's audit (the last approval of a specimen).
+   */
   reported?: number | null;
+  /**
+   * All counted steps of the person in the period.
+   */
   count?: number | null;
+  /**
+   * Only steps taken in this period are counted, by the time the server recorded each.
+   */
   at?: string | null;
 }
 
@@ -1860,14 +5055,41 @@ export interface StatWorkloadRecord {
  * Public cervical and breast cancer screening of women: who was screened where, by which method, the result and the follow-up.
  */
 export interface TwoCancerScreeningRecord {
+  /**
+   * Number of the screening record.
+   */
   screeningNo: string | null;
+  /**
+   * Name of the woman who was screened.
+   */
   name: string | null;
+  /**
+   * Her age in years on the day of screening.
+   */
   age: number | null;
+  /**
+   * Where she lives; programmes report by township.
+   */
   township?: string | null;
+  /**
+   * Which cancer is screened.
+   */
   cancerType: ('cervical' | 'breast') | null;
+  /**
+   * Screening test used: liquid-based cytology (TCT) or HPV for cervical, ultrasound or mammography for breast.
+   */
   method: ('tct' | 'hpv' | 'ultrasound' | 'mammography') | null;
+  /**
+   * Outcome of the screening test: negative, abnormal or suspicious.
+   */
   result: ('negative' | 'abnormal' | 'suspicious') | null;
+  /**
+   * What she is advised to do next.
+   */
   followUp?: string | null;
+  /**
+   * Day on which the woman was screened.
+   */
   screenedOn: string | null;
 }
 
@@ -1875,14 +5097,41 @@ export interface TwoCancerScreeningRecord {
  * Unqualified specimens found before testing: the fault, how it was handled, who at the hospital was told and the replacement barcode.
  */
 export interface UnqualifiedSampleRecord {
+  /**
+   * Barcode on the specimen tube, as printed by the barcode rule.
+   */
   barcode: string | null;
+  /**
+   * Patient of the specimen.
+   */
   patientName?: string | null;
+  /**
+   * Hospital that sent the specimen.
+   */
   hospital: number | null;
+  /**
+   * What is wrong with the specimen (e.g. haemolysed, clotted, insufficient volume).
+   */
   abnormalType: number | null;
+  /**
+   * What was done about it: rejected, recollected, or tested with a remark (concession).
+   */
   handling: ('reject' | 'recollect' | 'concession') | null;
+  /**
+   * Who at the hospital was told.
+   */
   notifiedPerson?: string | null;
+  /**
+   * When they were told.
+   */
   notifiedAt?: string | null;
+  /**
+   * Barcode of the replacement specimen.
+   */
   recollectBarcode?: string | null;
+  /**
+   * Staff member who found the specimen unqualified.
+   */
   foundBy: string | null;
 }
 
@@ -1890,14 +5139,41 @@ export interface UnqualifiedSampleRecord {
  * The laboratory's accounts: who they are, their roles, pages switched off for one person, and the lock five wrong passwords set, which an administrator lifts here.
  */
 export interface UserRecord {
+  /**
+   * Sign-in name; letters, digits and . _ @ - only; cannot change later.
+   */
   userAccount: string | null;
+  /**
+   * The person's name as it appears on reports and in the log.
+   */
   userName: string | null;
+  /**
+   * Needed for a new account: its first password (8-15 characters, three kinds of characters), changed by the user at first sign-in. On edit, a new one resets the password; empty keeps it.
+   */
   password?: string | null;
+  /**
+   * 11-digit mobile number starting with 1 (spec 5).
+   */
   phone?: string | null;
+  /**
+   * Where notices for this person go.
+   */
   email?: string | null;
+  /**
+   * The roles whose menus the user sees; roles of this laboratory only.
+   */
   roleIds: number[] | null;
+  /**
+   * Set after five wrong passwords; switch it off to unlock the account.
+   */
   locked?: boolean | null;
+  /**
+   * Wrong passwords in a row since the last good sign-in.
+   */
   failedAttempts?: number | null;
+  /**
+   * Pages hidden from this person even though a role opens them (spec 6 disabledMenu).
+   */
   disabledMenuIds?: number[] | null;
 }
 

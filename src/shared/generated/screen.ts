@@ -50,7 +50,7 @@ export type Roles1 = Role[];
 export interface ScreenSchema {
   $schema?: string;
   /**
-   * Version of this file's format (current: 2); older files are migrated when loaded.
+   * Version of this file's format (current: 3); older files are migrated when loaded.
    */
   schemaVersion: number;
   /**
@@ -217,10 +217,7 @@ export interface FieldDef {
   key: string;
   type: FieldType;
   label: LocalizedText;
-  /**
-   * What the field means in the lab, for configurators and as the form's help text.
-   */
-  description?: string;
+  description?: LocalizedText1;
   required?: boolean;
   requiredWhen?: Predicate;
   visibleWhen?: Predicate;
@@ -288,6 +285,13 @@ export interface FieldDef {
     period?: 'day' | 'year';
     width?: number;
   };
+}
+/**
+ * What the field means in the lab, in each language: the form's help text in the user's language, and what a configurator reads (since schemaVersion 3; a version 2 file's single text is shown in both languages until translated).
+ */
+export interface LocalizedText1 {
+  'zh-CN': string;
+  'en-US': string;
 }
 export interface Option {
   value: string | number | boolean;
@@ -451,7 +455,7 @@ export interface ActionDef {
    */
   name?: string;
   label?: LocalizedText;
-  confirm?: LocalizedText1;
+  confirm?: LocalizedText2;
   /**
    * Path of the call a command makes: a call under /api/ that the server implements (checked when the file loads). {id} and other {field} are filled from the row (path or query), one call per row; a batch command whose path names no field is called once with { ids }. Default method POST. An import may name the call that takes its .xlsx instead of the resource's own import (answering { imported }).
    */
@@ -486,7 +490,7 @@ export interface ActionDef {
 /**
  * Question asked before the action runs (OK / Cancel).
  */
-export interface LocalizedText1 {
+export interface LocalizedText2 {
   'zh-CN': string;
   'en-US': string;
 }

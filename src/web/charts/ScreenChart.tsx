@@ -14,13 +14,6 @@ import './charts.css';
 
 const DEFAULT_HEIGHT = 280;
 
-/** The export buttons' words (charts only; the app's shared table has no such keys). */
-const WORDS = {
-  table: { 'zh-CN': '导出表格 (xlsx)', 'en-US': 'Export table (xlsx)' },
-  picture: { 'zh-CN': '导出图片 (PNG)', 'en-US': 'Export picture (PNG)' },
-  failed: { 'zh-CN': '导出失败', 'en-US': 'Export failed' },
-};
-
 /** The chart a screen schema declares, above its table (lazy: the chart library loads with the first chart). */
 export default function ScreenChart({ screen, list }: { screen: ScreenSchema; list: ListController }) {
   const t = useT();
@@ -36,7 +29,7 @@ export default function ScreenChart({ screen, list }: { screen: ScreenSchema; li
       if (what === 'table') saveFile(await exportTable(tableUrl!, list.params), `${title}.xlsx`);
       else saveFile(await chartPng([...(box.current?.querySelectorAll('svg') ?? [])]), `${title}.png`);
     } catch (error) {
-      void message.error(errorMessage(error, WORDS.failed[locale]));
+      void message.error(errorMessage(error, t('chart.exportFailed')));
     } finally {
       setBusy(undefined);
     }
@@ -59,11 +52,11 @@ export default function ScreenChart({ screen, list }: { screen: ScreenSchema; li
         <Space className="screen-chart-export" size="small">
           {tableUrl && (
             <Button size="small" loading={busy === 'table'} onClick={() => void run('table')}>
-              {WORDS.table[locale]}
+              {t('chart.exportTable')}
             </Button>
           )}
           <Button size="small" loading={busy === 'picture'} onClick={() => void run('picture')}>
-            {WORDS.picture[locale]}
+            {t('chart.exportPicture')}
           </Button>
         </Space>
       )}

@@ -16,6 +16,7 @@ import {
   type ScreenSchema,
 } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
+import { translate } from '../i18n';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate';
 
 /**
@@ -49,8 +50,6 @@ export interface ChartPanel {
 export const MAX_PANELS = 12;
 
 const NONE = '—';
-const YES = { 'zh-CN': '是', 'en-US': 'Yes' };
-const NO = { 'zh-CN': '否', 'en-US': 'No' };
 
 /** Lab conventions for control-chart lines: the mean solid, ±2 SD a warning in orange, ±3 SD a rejection in red. */
 const LINE_STYLE: Record<
@@ -82,14 +81,14 @@ const grid = (right: number): GridComponentOption => ({
 export function valueText(field: FieldDef | undefined, row: ChartRow, locale: Locale): string {
   if (!field) return NONE;
   const label = row.labels?.[field.key];
-  if (label !== undefined) return Array.isArray(label) ? label.join('、') : label;
+  if (label !== undefined) return Array.isArray(label) ? label.join(translate('chart.listSeparator', locale)) : label;
   const value = row[field.key];
   if (isEmpty(value)) return NONE;
   switch (field.type) {
     case 'enum':
       return optionLabel(field, value, locale) ?? String(value);
     case 'boolean':
-      return (value ? YES : NO)[locale];
+      return translate(value ? 'chart.yes' : 'chart.no', locale);
     case 'datetime':
       // Seconds crowd an axis and tell a lab nothing about a run.
       return String(value).replace('T', ' ').slice(0, 16);

@@ -127,7 +127,7 @@ export function toUiSchema(screen: ScreenSchema, mode: DialogMode, record: Recor
       ...widgetOf(field, locale),
       ...(hidden && { 'ui:widget': 'hidden' }),
       ...(disabled && { 'ui:disabled': true }),
-      ...(field.description && { 'ui:help': field.description }),
+      ...(field.description && { 'ui:help': field.description[locale] }),
       ...(field.form?.placeholder && { 'ui:placeholder': field.form.placeholder[locale] }),
       'ui:classNames': `span-${field.form?.span ?? 1}${controlClass(field)}`,
     };

@@ -55,7 +55,7 @@ function signatureField(): FieldDef {
     key: 'password',
     type: 'text',
     label: text('signature.password'),
-    description: text('signature.passwordHelp')['en-US'],
+    description: text('signature.passwordHelp'),
     required: true,
     maxLength: 200,
     form: { secret: true },

@@ -2,6 +2,8 @@ import type { Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
 import { BASE_ORG_ID } from '../../../shared/access/can.js';
 import { copyModel, getModel } from './repository.js';
+import { modelProblems, readModel } from '../engine/validate.js';
+import { DESIGNER_EXPORTER } from '../../../shared/workflow/labRules.js';
 
 /**
  * Demo process models (README demo data): a histopathology biopsy flow and a general inspection flow,
@@ -17,6 +19,8 @@ interface Node {
   row?: number;
   /** The specimen step the task's completion performs (lims:specimenStep). */
   step?: string;
+  /** The demo form page (schemas/demo/form-list.json, by pageName) the task's worker fills in. */
+  form?: string;
 }
 interface Flow {
   id: string;
@@ -42,12 +46,12 @@ const DEMOS: Demo[] = [
     descp: '取材、制片、初诊，复核通过后签发报告，不通过退回初诊',
     nodes: [
       { id: 'start', kind: 'startEvent', name: '开始', col: 0 },
-      { id: 'grossing', kind: 'userTask', name: '取材', col: 1, step: 'startTesting' },
-      { id: 'slide', kind: 'userTask', name: '制片', col: 2 },
-      { id: 'firstDiagnosis', kind: 'userTask', name: '初诊', col: 3 },
-      { id: 'review', kind: 'userTask', name: '复核', col: 4 },
+      { id: 'grossing', kind: 'userTask', name: '取材', col: 1, step: 'startTesting', form: '病理取材单' },
+      { id: 'slide', kind: 'userTask', name: '制片', col: 2, form: '病理制片单' },
+      { id: 'firstDiagnosis', kind: 'userTask', name: '初诊', col: 3, form: '病理诊断单' },
+      { id: 'review', kind: 'userTask', name: '复核', col: 4, form: '病理复核单' },
       { id: 'reviewGateway', kind: 'exclusiveGateway', name: '复核结果', col: 5 },
-      { id: 'signOut', kind: 'userTask', name: '报告签发', col: 6 },
+      { id: 'signOut', kind: 'userTask', name: '报告签发', col: 6, form: '报告签发单' },
       { id: 'end', kind: 'endEvent', name: '完成', col: 7 },
     ],
     flows: [
@@ -68,9 +72,9 @@ const DEMOS: Demo[] = [
     descp: '标本接收、上机检验，审核通过后发布报告，不通过重新检验',
     nodes: [
       { id: 'start', kind: 'startEvent', name: '开始', col: 0 },
-      { id: 'receive', kind: 'userTask', name: '标本接收', col: 1 },
-      { id: 'inspect', kind: 'userTask', name: '上机检验', col: 2, step: 'startTesting' },
-      { id: 'audit', kind: 'userTask', name: '审核', col: 3 },
+      { id: 'receive', kind: 'userTask', name: '标本接收', col: 1, form: '标本接收单' },
+      { id: 'inspect', kind: 'userTask', name: '上机检验', col: 2, step: 'startTesting', form: '上机检验单' },
+      { id: 'audit', kind: 'userTask', name: '审核', col: 3, form: '检验审核单' },
       { id: 'auditGateway', kind: 'exclusiveGateway', name: '审核结果', col: 4 },
       { id: 'end', kind: 'endEvent', name: '完成', col: 5 },
     ],
@@ -97,10 +101,13 @@ const box = (n: Node) => {
   return { x: 120 + n.col * 160 + (100 - w) / 2, y: MID_Y - h / 2, w, h };
 };
 
-function shapeXml(n: Node, groups: string): { element: string; shape: string } {
+function shapeXml(n: Node, groups: string, forms: ReadonlyMap<string, number>): { element: string; shape: string } {
   const b = box(n);
   const step = n.step ? ` lims:specimenStep="${n.step}"` : '';
-  const task = n.kind === 'userTask' ? ` activiti:candidateGroups="${groups}" activiti:priority="50"${step}` : '';
+  const formId = n.form ? forms.get(n.form) : undefined;
+  const form = formId ? ` activiti:formKey="${formId}"` : '';
+  const task =
+    n.kind === 'userTask' ? ` activiti:candidateGroups="${groups}" activiti:priority="50"${form}${step}` : '';
   return {
     element: `    <${n.kind} id="${n.id}" name="${n.name}"${task}/>`,
     shape: `      <bpmndi:BPMNShape id="${n.id}_di" bpmnElement="${n.id}"><omgdc:Bounds x="${b.x}" y="${b.y}" width="${b.w}" height="${b.h}"/></bpmndi:BPMNShape>`,
@@ -137,10 +144,14 @@ function flowXml(f: Flow, byId: Map<string, Node>): { element: string; edge: str
   };
 }
 
-/** The demo's BPMN 2.0 XML in Activiti's dialect, with diagram layout, so the designer shows it as drawn. */
-export function demoXml(demo: Demo, groups: string): string {
+/**
+ * The demo's BPMN 2.0 XML in Activiti's dialect, with diagram layout, so the designer shows it as drawn.
+ * It is stamped as our designer's, so deploying holds it to the lab rules the designer checks live.
+ * @param forms the organisation's form page ids by page name, for the tasks' formKey
+ */
+export function demoXml(demo: Demo, groups: string, forms: ReadonlyMap<string, number> = new Map()): string {
   const byId = new Map(demo.nodes.map((n) => [n.id, n]));
-  const shapes = demo.nodes.map((n) => shapeXml(n, groups));
+  const shapes = demo.nodes.map((n) => shapeXml(n, groups, forms));
   const flows = demo.flows.map((f) => flowXml(f, byId));
   const gateways = demo.nodes.filter((n) => n.kind === 'exclusiveGateway');
   const elements = shapes
@@ -158,7 +169,7 @@ export function demoXml(demo: Demo, groups: string): string {
 <definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
   xmlns:activiti="http://activiti.org/bpmn" xmlns:lims="http://lims.local/schema/bpmn" xmlns:bpmndi="http://www.omg.org/spec/BPMN/20100524/DI"
   xmlns:omgdc="http://www.omg.org/spec/DD/20100524/DC" xmlns:omgdi="http://www.omg.org/spec/DD/20100524/DI"
-  typeLanguage="http://www.w3.org/2001/XMLSchema" expressionLanguage="http://www.w3.org/1999/XPath" targetNamespace="http://www.activiti.org/processdef">
+  exporter="${DESIGNER_EXPORTER}" typeLanguage="http://www.w3.org/2001/XMLSchema" expressionLanguage="http://www.w3.org/1999/XPath" targetNamespace="http://www.activiti.org/processdef">
   <process id="${demo.key}" name="${demo.name}" isExecutable="true">
 ${elements.join('\n')}
 ${flows.map((f) => f.element).join('\n')}
@@ -173,6 +184,15 @@ ${flows.map((f) => f.edge).join('\n')}
 `;
 }
 
+/** The organisation's demo form pages by name (the screens' demo rows are seeded before the models). */
+async function formIds(tx: Queryable, orgId: number): Promise<Map<string, number>> {
+  const rows = await tx.query<{ id: number; pageName: string }>(
+    `select id, data->>'pageName' as "pageName" from resource_record where resource = 'form' and org_id = $1`,
+    [orgId],
+  );
+  return new Map(rows.map((r) => [r.pageName, Number(r.id)]));
+}
+
 async function seedOne(tx: Queryable, orgId: number, demo: Demo): Promise<string | undefined> {
   const existing = await one<{ id: string }>(tx, 'select id from process_model where org_id = $1 and key = $2', [
     orgId,
@@ -185,21 +205,51 @@ async function seedOne(tx: Queryable, orgId: number, demo: Demo): Promise<string
     [orgId],
   );
   const id = `demo-${orgId}-${demo.key}`;
+  const xml = demoXml(demo, roles.map((r) => r.id).join(','), await formIds(tx, orgId));
   await tx.query(
     `insert into process_model (id, org_id, key, name, category, descp, code, bpmn_xml) values ($1, $2, $3, $4, $5, $6, $3, $7)`,
-    [id, orgId, demo.key, demo.name, demo.category, demo.descp, demoXml(demo, roles.map((r) => r.id).join(','))],
+    [id, orgId, demo.key, demo.name, demo.category, demo.descp, xml],
   );
   return id;
 }
 
-/** Base organisation and main lab get both flows; sub lab 2 receives the base biopsy flow as a copy. */
+/** The specimen steps the demo's tasks take; deploy checks them against the specimen lifecycle in the same words. */
+const DEMO_STEPS = [...new Set(DEMOS.flatMap((d) => d.nodes.flatMap((n) => (n.step ? [n.step] : []))))];
+
+/**
+ * The main lab's models are deployed as version 1, checked as the deploy button checks them, so the
+ * lab's first specimen starts its process (issue 24). A demo that breaks a rule stops the seed, naming it.
+ */
+async function deployOne(tx: Queryable, modelId: string): Promise<void> {
+  const model = await one<{ key: string; name: string; orgId: number; xml: string }>(
+    tx,
+    `select key, name, org_id as "orgId", bpmn_xml as xml from process_model where id = $1 and deployment_id is null`,
+    [modelId],
+  );
+  if (!model) return;
+  const problems = await modelProblems(await readModel(model.xml), model.key, DEMO_STEPS);
+  if (problems.length > 0) throw new Error(`demo process model ${model.key}: ${problems.join('; ')}`);
+  const deploymentId = `${modelId}-v1`;
+  await tx.query(
+    `insert into process_deployment (id, model_id, key, name, version, xml, org_id) values ($1, $2, $3, $4, 1, $5, $6)
+     on conflict (id) do nothing`,
+    [deploymentId, modelId, model.key, model.name, model.xml, model.orgId],
+  );
+  await tx.query('update process_model set deployment_id = $2 where id = $1', [modelId, deploymentId]);
+}
+
+/**
+ * Base organisation and main lab get both flows, the main lab's deployed; sub lab 2 receives the base
+ * biopsy flow as a copy.
+ */
 export async function seedDemoModels(tx: Queryable): Promise<void> {
   const present = await tx.query<{ id: number }>('select id from organization where id = any($1::int[])', [
     [BASE_ORG_ID, 1, 2],
   ]);
   if (present.length < 3) return;
   for (const demo of DEMOS) {
-    await seedOne(tx, 1, demo);
+    const labId = await seedOne(tx, 1, demo);
+    if (labId) await deployOne(tx, labId);
     const baseId = await seedOne(tx, BASE_ORG_ID, demo);
     if (baseId && demo.category === 3) await copyModel(tx, (await getModel(tx, baseId))!, 2, null);
   }

@@ -7,7 +7,7 @@ import { useListController } from './useListController';
 
 const label = (zh: string) => ({ 'zh-CN': zh, 'en-US': zh });
 const screen: ScreenSchema = {
-  schemaVersion: 2,
+  schemaVersion: 3,
   id: 'qc-result',
   title: label('质控结果'),
   resource: { name: 'qcResult' },

@@ -16,6 +16,7 @@ import { ElementPanel, type PanelData } from './ElementPanel';
 import { LintList } from './LintList';
 import { moddleExtensions, stampDesigner } from './moddle';
 import { limsDesignerModule } from './modules';
+import { translateModule } from './translate';
 import { wt } from '../i18n';
 
 /**
@@ -44,13 +45,18 @@ function useDiagram(
     // The DOM nodes themselves are the dependencies: a dialog that re-mounts its body gets a new diagram.
     if (!container || (!readOnly && !panel)) return;
     const bpmn = readOnly
-      ? new NavigatedViewer({ container, moddleExtensions })
+      ? new NavigatedViewer({ container, moddleExtensions, additionalModules: [translateModule] })
       : new Modeler({
           container,
           moddleExtensions,
           // General (name, id) open from the start: naming what was just drawn is the first thing done.
           propertiesPanel: { parent: panel, layout: { groups: { general: { open: true } } } },
-          additionalModules: [BpmnPropertiesPanelModule, BpmnPropertiesProviderModule, limsDesignerModule],
+          additionalModules: [
+            BpmnPropertiesPanelModule,
+            BpmnPropertiesProviderModule,
+            limsDesignerModule,
+            translateModule,
+          ],
         });
     const services = bpmn as unknown as Services;
     const root = () => (bpmn.get('canvas') as { getRootElement(): DiagramElement }).getRootElement();

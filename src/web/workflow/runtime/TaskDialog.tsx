@@ -16,7 +16,7 @@ const TraceDialog = lazy(() => import('./TraceDialog'));
 
 /** A task without a form page fills in nothing: the same form machinery, no fields. */
 const NO_FORM: ScreenSchema = {
-  schemaVersion: 2,
+  schemaVersion: 3,
   id: 'task-no-form',
   title: { 'zh-CN': '', 'en-US': '' },
   resource: { name: 'formData' },
