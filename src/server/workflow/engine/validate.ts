@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { checkExpression } from '../../../shared/expression/index.js';
 import { DESIGNER_EXPORTER, labRuleBreaks, type LabRule } from '../../../shared/workflow/labRules.js';
 import { badRequest } from '../../kernel/http/envelope.js';
+import { conditionProblem, eventProblems, uncaughtErrors } from './eventRules.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for
@@ -47,6 +48,10 @@ const SUPPORTED = new Set([
   'bpmn:UserTask',
   'bpmn:Task',
   'bpmn:ManualTask',
+  'bpmn:ReceiveTask',
+  'bpmn:BoundaryEvent',
+  'bpmn:IntermediateCatchEvent',
+  'bpmn:EventBasedGateway',
   'bpmn:ExclusiveGateway',
   'bpmn:InclusiveGateway',
   'bpmn:ParallelGateway',
@@ -133,6 +138,7 @@ export async function modelProblems(
     for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
   const designed = definitions.exporter === DESIGNER_EXPORTER;
   for (const p of processes) walk(p, problems, designed);
+  for (const p of processes) problems.push(...uncaughtErrors(p, (el) => el.id ?? el.$type));
   for (const p of processes) problems.push(...stepProblems(p, specimenSteps));
   return problems;
 }
@@ -149,8 +155,11 @@ function walk(scope: ModdleElement, problems: string[], designed: boolean): void
     const where = el.id ?? el.$type;
     if (!SUPPORTED.has(el.$type))
       problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
-    if (el.eventDefinitions?.length && el.$type !== 'bpmn:EndEvent')
-      problems.push(`${where}: event definitions are not supported`);
+    problems.push(...eventProblems(el, where));
+    if (el.$type === 'bpmn:SequenceFlow') {
+      const problem = conditionProblem(el, where);
+      if (problem) problems.push(problem);
+    }
     checkElement(el, where, problems);
     if (designed)
       for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name)))
