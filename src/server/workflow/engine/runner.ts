@@ -72,7 +72,18 @@ export interface StepResult {
 export type Action = (
   execution: { signal(message: object): void; cancelActivity(message: object): void },
   engine: Engine,
+  /** The waiting activities by execution id: signalled through their own api, an error they lead to is caught. */
+  waiting: Map<string, { signal(message?: object): void }>,
 ) => void;
+
+/** Signals one waiting execution through its own api (a definition-wide signal loses an error end event's throw on the way). */
+export const signalWait =
+  (elementId: string, executionId: string): Action =>
+  (execution, _engine, waiting) => {
+    const api = waiting.get(executionId);
+    if (api) api.signal();
+    else execution.signal({ id: elementId, executionId });
+  };
 
 interface ApiLike {
   id: string;
@@ -217,8 +228,10 @@ export async function runStep(
   listener.on('activity.end', (api: ApiLike) => passed.push({ elementId: api.id, event: 'end' }));
   listener.on('flow.take', (api: ApiLike) => passed.push({ elementId: api.id, event: 'take' }));
   const reached = listenForWaits(model, listener);
+  const waiting = new Map<string, { signal(message?: object): void }>();
+  listener.on('wait', (api: ApiLike & { signal(message?: object): void }) => waiting.set(api.executionId, api));
   const { engine, execution } = await load(model, saved, options, listener, errors);
-  if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine);
+  if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine, waiting);
   if (errors.length > 0) throw new StepError(describe(errors[0]));
   if (engine.state === 'idle' || engine.state === 'stopped' || !execution.isRunning)
     return { ended: true, state: null, waits: [], passed };

@@ -9,7 +9,7 @@ import { appendLog } from '../../kernel/audit/log.js';
 import { deploymentInfo, getDeployment, latestDeployment, type DeploymentInfo } from './deployments.js';
 import { preparedModel, prepareModel, type PreparedModel } from './model.js';
 import { isRollback, rollbackTarget, type RollbackKind } from './rollback.js';
-import { runStep, StepError, type Action, type Wait } from './runner.js';
+import { runStep, signalWait, StepError, type Action, type Wait } from './runner.js';
 import * as store from './store.js';
 import { catchesInLine, dueTimers, reconcileCatches, stillDue, waitingFor, type CatchRow } from './catches.js';
 
@@ -264,7 +264,7 @@ async function resumeParent(step: Step, child: store.InstanceRow) {
   if (!parent || parent.status !== 'running') return;
   const executionId = child.parentExecutionId!;
   const elementId = executionId.replace(/_[^_]+$/, '');
-  await advance(step, parent, (execution) => execution.signal({ id: elementId, executionId }));
+  await advance(step, parent, signalWait(elementId, executionId));
 }
 
 async function startInstance(
@@ -523,12 +523,7 @@ export class WorkflowEngine {
       });
       const root = instance.runtime.loops?.[task.executionId];
       if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
-      await advance(
-        step,
-        instance,
-        (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }),
-        task,
-      );
+      await advance(step, instance, signalWait(task.elementId, task.executionId), task);
     });
   }
 
