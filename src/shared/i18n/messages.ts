@@ -110,6 +110,15 @@ export const messages = {
   'processModel.badSyncFlag': { 'zh-CN': '同步标识只能是1或2', 'en-US': 'syncFlag must be 1 or 2' },
   'workflow.stepFailed': { 'zh-CN': '流程无法继续：{detail}', 'en-US': 'The process cannot continue: {detail}' },
   'workflow.noDeployment': { 'zh-CN': '流程“{key}”尚未部署', 'en-US': 'Process "{key}" has not been deployed' },
+  'workflow.noMessageCatch': {
+    'zh-CN': '没有流程实例在等待消息“{name}”',
+    'en-US': 'No process instance is waiting for the message "{name}"',
+  },
+  'workflow.noSignalCatch': {
+    'zh-CN': '没有流程实例在等待信号“{name}”',
+    'en-US': 'No process instance is waiting for the signal "{name}"',
+  },
+  'workflow.delivered': { 'zh-CN': '已送达', 'en-US': 'Delivered' },
   'workflow.badResult': { 'zh-CN': '处理结果“{result}”无效', 'en-US': 'Result "{result}" is not valid' },
   'workflow.taskClosed': { 'zh-CN': '该任务已被处理', 'en-US': 'This task has already been completed' },
   'workflow.taskClaimed': { 'zh-CN': '该任务已被他人签收', 'en-US': 'Someone else has claimed this task' },

@@ -931,3 +931,34 @@ update resource_record a
  where a.id = m.agent_id and m.referral_id is null;
 `,
 });
+
+migrations.push({
+  version: 18,
+  name: 'workflow catch events (timers, messages, signals) and task kind and owner',
+  sql: `
+-- What a running instance waits on besides people: a timer (due_at), a message or a signal (by name).
+-- Kept with the engine state in one transaction, so a restart finds them and a poller fires due timers;
+-- the row is locked and removed by the step that fires it, so two servers never fire one timer twice.
+create table workflow_catch (
+  instance_id text not null references process_instance(id) on delete cascade,
+  execution_id text not null,
+  org_id integer not null,
+  element_id text not null,
+  kind text not null check (kind in ('timer', 'message', 'signal')),
+  -- The message or signal name (and its id in the model), for correlation.
+  name text,
+  ref text,
+  -- The engine's execution of the timer's definition: what the poller cancels to fire it.
+  fire_execution_id text,
+  due_at timestamptz,
+  created_at timestamptz not null default now(),
+  primary key (instance_id, execution_id)
+);
+create index workflow_catch_due_idx on workflow_catch (due_at) where kind = 'timer';
+create index workflow_catch_name_idx on workflow_catch (org_id, kind, name);
+
+-- A manual or receive task is a task a person confirms ('manual', 'receive'); a delegated task keeps its owner.
+alter table workflow_task add column kind text not null default 'user' check (kind in ('user', 'manual', 'receive'));
+alter table workflow_task add column owner text;
+`,
+});

@@ -25,7 +25,7 @@ export async function deployProcess(
   input: DeployInput,
 ): Promise<{ deploymentId: string; version: number }> {
   const problems = await modelProblems(await readModel(input.xml), input.key, input.specimenSteps);
-  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.slice(0, 5).join('; ') });
+  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join('; ') });
   return db.transaction(async (tx) => {
     // Two deploys of one key at once would otherwise both read the same max(version).
     await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_deployment:${input.key}`, input.orgId]);

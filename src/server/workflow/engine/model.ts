@@ -30,7 +30,15 @@ export interface UserTaskDef {
   priority: string | undefined;
   /** The specimen's lifecycle step the task's completion performs (lims:specimenStep), e.g. startTesting. */
   specimenStep: string | undefined;
+  /** A manual or receive task is opened as a task a person confirms, never left as a silent wait. */
+  kind: 'user' | 'manual' | 'receive';
 }
+
+const TASK_KINDS: Record<string, UserTaskDef['kind']> = {
+  'bpmn:UserTask': 'user',
+  'bpmn:ManualTask': 'manual',
+  'bpmn:ReceiveTask': 'receive',
+};
 
 /**
  * A multi-instance loop that iterates over a list rather than a count: Activiti's activiti:collection
@@ -160,7 +168,8 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
   if (processEl) collect(processEl);
   const userTasks = new Map<string, UserTaskDef>();
   for (const el of elements.values()) {
-    if (el.$type !== 'bpmn:UserTask' || !el.id) continue;
+    const kind = TASK_KINDS[el.$type];
+    if (!kind || !el.id) continue;
     userTasks.set(el.id, {
       id: el.id,
       name: el.name,
@@ -171,6 +180,7 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
         attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
       specimenStep: attr(el, 'specimenStep'),
+      kind,
     });
   }
   return { key, context, elements, userTasks, loops };

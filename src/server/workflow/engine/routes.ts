@@ -11,6 +11,8 @@ import { engineOf } from './engineOf.js';
 import { recordTaskOnSpecimen, specimenTaskStep, taskSteps, withSpecimens } from './specimen.js';
 import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
 import { textIdParams } from '../../kernel/http/input.js';
+import { catchesOf } from './catches.js';
+import { pollTimersWhenListening } from './timerPoller.js';
 
 /** The process and task calls of the running workflow (issue 5), in the spec's resultCode envelope. */
 const startBody = {
@@ -29,6 +31,17 @@ const completeBody = {
     result: { type: ['string', 'null'], maxLength: 40 },
     variables: { type: 'object' },
     targetElementId: { type: ['string', 'null'], maxLength: 200 },
+  },
+} as const;
+
+const deliverBody = {
+  type: 'object',
+  required: ['name'],
+  properties: {
+    name: { type: 'string', minLength: 1, maxLength: 200 },
+    processInstanceId: { type: ['string', 'null'], maxLength: 100 },
+    businessKey: { type: ['string', 'null'], maxLength: 200 },
+    variables: { type: 'object' },
   },
 } as const;
 
@@ -70,6 +83,36 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
   const engine = engineOf(ctx);
   recoverWhenListening(app, engine);
+  pollTimersWhenListening(app, engine);
+
+  /**
+   * A message to the instances waiting for it (an intermediate message catch, an event-based gateway's
+   * message branch), by its name or id; narrowed to one instance or business key (a specimen's barcode).
+   * A signal reaches every instance of the organisation waiting for it.
+   */
+  for (const kind of ['message', 'signal'] as const)
+    app.post<{
+      Body: {
+        name: string;
+        processInstanceId?: string | null;
+        businessKey?: string | null;
+        variables?: Record<string, unknown>;
+      };
+    }>(
+      `/api/workflow/${kind}`,
+      { schema: { body: deliverBody } },
+      async (request) => {
+        const actor = actorOf(request);
+        if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
+        const { name, processInstanceId, businessKey, variables } = request.body;
+        const reached = await engine.deliver(actor, kind, name, {
+          processInstanceId: kind === 'message' ? processInstanceId : null,
+          businessKey: kind === 'message' ? businessKey : null,
+          variables,
+        });
+        return okMessage(request, 'workflow.delivered', { processInstanceIds: reached });
+      },
+    );
 
   app.post<{
     Body: {
@@ -223,7 +266,14 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         `select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active' order by t.created_at, t.name`,
         [instance.id],
       );
-      return ok({ ...instance, children, tasks });
+      // What it waits on besides people: timers with their due time, messages and signals by name.
+      const catches = (await catchesOf(db, instance.id)).map(({ elementId, kind, name, dueAt }) => ({
+        elementId,
+        kind,
+        name,
+        dueAt,
+      }));
+      return ok({ ...instance, children, tasks, catches });
     },
   );
 
@@ -253,7 +303,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         businessKey: instance.businessKey,
         status: instance.status,
         finished,
-        active: [...active, ...calls].map((a) => a.elementId),
+        active: [...new Set([...active, ...calls, ...(await catchesOf(db, instance.id))].map((a) => a.elementId))],
         history: history.filter((h) => h.event !== 'take'),
       });
     },

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Engine } from 'bpmn-engine';
+import { Timers } from 'bpmn-elements';
 import {
   evaluate,
   ExpressionError,
@@ -45,6 +46,18 @@ export interface Wait {
   calledElement: string | undefined;
   /** Variables of the iteration's own scope: a list loop's element variable. */
   local: Record<string, unknown>;
+  /** A wait for a timer, a message or a signal rather than a person: kept in workflow_catch. */
+  catch?: Catch;
+}
+
+export interface Catch {
+  kind: 'timer' | 'message' | 'signal';
+  /** The message's or signal's name (and its id in the model): what a correlation names. */
+  name?: string;
+  ref?: string;
+  /** When a timer is due (ISO), and the engine execution of its definition, which firing cancels. */
+  due?: string;
+  fireExecutionId?: string;
 }
 
 export interface StepResult {
@@ -59,7 +72,18 @@ export interface StepResult {
 export type Action = (
   execution: { signal(message: object): void; cancelActivity(message: object): void },
   engine: Engine,
+  /** The waiting activities by execution id: signalled through their own api, an error they lead to is caught. */
+  waiting: Map<string, { signal(message?: object): void }>,
 ) => void;
+
+/** Signals one waiting execution through its own api (a definition-wide signal loses an error end event's throw on the way). */
+export const signalWait =
+  (elementId: string, executionId: string): Action =>
+  (execution, _engine, waiting) => {
+    const api = waiting.get(executionId);
+    if (api) api.signal();
+    else execution.signal({ id: elementId, executionId });
+  };
 
 interface ApiLike {
   id: string;
@@ -184,21 +208,30 @@ async function load(model: PreparedModel, saved: unknown, options: object, liste
   return { engine, execution };
 }
 
+const never = () => undefined;
+
 export async function runStep(
   model: PreparedModel,
   saved: unknown,
   scope: Scope,
   action?: Action,
 ): Promise<StepResult> {
-  const options = { expressions: expressionsFor(model, scope), settings: { enableDummyService: false } };
+  const options = {
+    expressions: expressionsFor(model, scope),
+    settings: { enableDummyService: false },
+    // No timer runs in the process: a waiting timer is kept in the database and fired by the poller (timers.ts).
+    timers: new Timers({ setTimeout: never as unknown as typeof setTimeout, clearTimeout: () => undefined }),
+  };
   const errors: unknown[] = [];
   const passed: StepResult['passed'] = [];
   const listener = new EventEmitter();
   listener.on('activity.end', (api: ApiLike) => passed.push({ elementId: api.id, event: 'end' }));
   listener.on('flow.take', (api: ApiLike) => passed.push({ elementId: api.id, event: 'take' }));
   const reached = listenForWaits(model, listener);
+  const waiting = new Map<string, { signal(message?: object): void }>();
+  listener.on('wait', (api: ApiLike & { signal(message?: object): void }) => waiting.set(api.executionId, api));
   const { engine, execution } = await load(model, saved, options, listener, errors);
-  if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine);
+  if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine, waiting);
   if (errors.length > 0) throw new StepError(describe(errors[0]));
   if (engine.state === 'idle' || engine.state === 'stopped' || !execution.isRunning)
     return { ended: true, state: null, waits: [], passed };
@@ -220,8 +253,23 @@ export async function runStep(
 /** The executions that wait at the end of a run: every wait (a user task, a call) not left again in the same run. */
 function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wait[] {
   const waits = new Map<string, Wait>();
-  listener.on('wait', (api: ApiLike) => waits.set(api.executionId, waitOf(model, api)));
+  listener.on('wait', (api: ApiLike) => waits.set(api.executionId, withCatch(waitOf(model, api), api)));
+  listener.on('activity.timer', (api: ApiLike) => {
+    const parent = (api.content.parent as { executionId?: string } | undefined)?.executionId ?? api.executionId;
+    const due = api.content.expireAt ? new Date(api.content.expireAt as string).toISOString() : new Date().toISOString();
+    const wait = { ...waitOf(model, api), executionId: parent, type: 'bpmn:TimerEventDefinition' };
+    waits.set(parent, { ...wait, catch: { kind: 'timer', due, fireExecutionId: api.executionId } });
+  });
   listener.on('activity.call', (api: ApiLike) => waits.set(api.executionId, waitOf(model, api)));
   listener.on('activity.leave', (api: ApiLike) => waits.delete(api.executionId));
   return () => [...waits.values()];
+}
+
+/** A message or signal catch says which one it waits for; a user task's wait carries none. */
+function withCatch(wait: Wait, api: ApiLike): Wait {
+  const c = api.content;
+  const kind = c.type === 'bpmn:MessageEventDefinition' ? 'message' : c.type === 'bpmn:SignalEventDefinition' ? 'signal' : null;
+  if (!kind) return wait;
+  const def = (c.message ?? c.signal) as { id?: string; name?: string } | undefined;
+  return { ...wait, catch: { kind, name: def?.name ?? def?.id, ref: def?.id } };
 }

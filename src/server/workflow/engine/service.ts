@@ -9,8 +9,9 @@ import { appendLog } from '../../kernel/audit/log.js';
 import { deploymentInfo, getDeployment, latestDeployment, type DeploymentInfo } from './deployments.js';
 import { preparedModel, prepareModel, type PreparedModel } from './model.js';
 import { isRollback, rollbackTarget, type RollbackKind } from './rollback.js';
-import { runStep, StepError, type Action, type Wait } from './runner.js';
+import { runStep, signalWait, StepError, type Action, type Wait } from './runner.js';
 import * as store from './store.js';
+import { catchesInLine, dueTimers, reconcileCatches, stillDue, waitingFor, type CatchRow } from './catches.js';
 
 /**
  * Process instances as the lab uses them: start one, complete its user tasks, and let bpmn-engine
@@ -35,6 +36,8 @@ interface From {
   elementId: string;
   previousElementId: string | null;
 }
+
+const TASK_TYPES = { user: 'UserTask', manual: 'ManualTask', receive: 'ReceiveTask' } as const;
 
 const RESULTS = ['pass', 'unpass', 'rollback_last', 'rollback_start', 'rollback_define'] as const;
 
@@ -91,6 +94,7 @@ async function advance(
     result.passed.map((p) => ({ ...p, elementType: typeOf(p.elementId) })),
   );
   await reconcileTasks(step, instance, model, result, from);
+  await reconcileCatches(tx, instance.id, instance.orgId, result.waits);
   await store.saveInstance(tx, instance.id, result.ended, result.state, instance.variables, instance.runtime);
   const current = { ...instance, engineState: result.state };
   for (const wait of result.waits.filter((w) => w.calledElement)) await callActivity(step, current, wait);
@@ -134,6 +138,7 @@ async function recover(step: Step, instance: store.InstanceRow): Promise<boolean
     : [];
   const inLine =
     !result.ended &&
+    (await catchesInLine(step.tx, instance.id, result.waits)) &&
     waiting.length === open.size &&
     waiting.every((id) => open.has(id)) &&
     calls.every((id) => children.includes(id));
@@ -202,6 +207,7 @@ async function reconcileTasks(
     const priority = Number(text(def.priority, vars) ?? 50);
     const task: store.TaskRow = {
       id: randomUUID(),
+      kind: def.kind,
       instanceId: instance.id,
       orgId: instance.orgId,
       elementId: wait.elementId,
@@ -227,7 +233,7 @@ async function reconcileTasks(
     await store.addHistory(tx, {
       instanceId: instance.id,
       elementId: wait.elementId,
-      elementType: 'UserTask',
+      elementType: TASK_TYPES[def.kind],
       event: 'start',
       taskId: task.id,
     });
@@ -258,7 +264,7 @@ async function resumeParent(step: Step, child: store.InstanceRow) {
   if (!parent || parent.status !== 'running') return;
   const executionId = child.parentExecutionId!;
   const elementId = executionId.replace(/_[^_]+$/, '');
-  await advance(step, parent, (execution) => execution.signal({ id: elementId, executionId }));
+  await advance(step, parent, signalWait(elementId, executionId));
 }
 
 async function startInstance(
@@ -517,12 +523,7 @@ export class WorkflowEngine {
       });
       const root = instance.runtime.loops?.[task.executionId];
       if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
-      await advance(
-        step,
-        instance,
-        (execution) => execution.signal({ id: task.elementId, executionId: task.executionId }),
-        task,
-      );
+      await advance(step, instance, signalWait(task.elementId, task.executionId), task);
     });
   }
 
@@ -558,6 +559,85 @@ export class WorkflowEngine {
       }
       after = page.at(-1)!.id;
     }
+  }
+
+  /**
+   * Fires the timers due now (the database's clock), a page at a time. Each runs in its own step under
+   * the instance's lock, taken without waiting: an instance another process is advancing (or firing)
+   * is passed over and its timer, if still due, found by the next round. The step removes or moves the
+   * catch row, so a timer fires once whichever process comes first. Answers how many fired.
+   */
+  async fireDueTimers(limit = 100): Promise<number> {
+    let fired = 0;
+    for (const due of await dueTimers(this.db, limit)) {
+      const done = await this.inStep(async (step) => {
+        const instance = await store.lockRunningInstance(step.tx, due.instanceId);
+        if (!instance) return false;
+        const [timer] = await stillDue(step.tx, due.instanceId, due.executionId);
+        if (!timer) return false;
+        await store.addHistory(step.tx, { instanceId: instance.id, elementId: timer.elementId, event: 'timer' });
+        // Cancelling a timer's definition completes it: what bpmn-engine offers to fire a timer now.
+        await advance(step, instance, (execution) =>
+          execution.cancelActivity({ id: timer.elementId, executionId: timer.fireExecutionId ?? undefined }),
+        );
+        return true;
+      }).catch((e: unknown) => {
+        // A timer whose step fails (a condition that cannot be evaluated) stays due; the others go on.
+        this.onTimerError?.(due, e);
+        return false;
+      });
+      if (done) fired++;
+    }
+    return fired;
+  }
+
+  /** Where the poller reports a timer whose step failed (the routes log it). */
+  onTimerError?: (timer: CatchRow, error: unknown) => void;
+
+  /**
+   * Delivers a message (to the instances waiting for it, narrowed to one instance or business key) or
+   * broadcasts a signal, with variables for the instance. Answers the instances it reached; none is
+   * the spec's 400 naming the message, and changes nothing.
+   */
+  async deliver(
+    caller: Caller,
+    kind: 'message' | 'signal',
+    name: string,
+    input: { processInstanceId?: string | null; businessKey?: string | null; variables?: Record<string, unknown> },
+  ): Promise<string[]> {
+    const rows = await waitingFor(this.db, caller.orgId, kind, name, {
+      instanceId: input.processInstanceId,
+      businessKey: input.businessKey,
+    });
+    const instances = [...new Set(rows.map((r) => r.instanceId))];
+    if (instances.length === 0) throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
+    const reached: string[] = [];
+    for (const id of instances) {
+      const hit = await this.inStep(async (step) => {
+        const instance = await store.lockInstance(step.tx, id);
+        if (!instance || instance.status !== 'running') return false;
+        const [row] = await waitingFor(step.tx, caller.orgId, kind, name, { instanceId: id });
+        if (!row) return false;
+        instance.variables = { ...instance.variables, ...(input.variables ?? {}) };
+        await store.addHistory(step.tx, {
+          instanceId: id,
+          elementId: row.elementId,
+          event: kind,
+          userId: caller.id,
+          result: name,
+        });
+        await appendLog(step.tx, caller, {
+          resource: 'processInstance',
+          recordId: id,
+          action: kind,
+          after: { name, variables: input.variables ?? {} },
+        });
+        await advance(step, instance, (execution) => execution.signal({ id: row.ref ?? name }));
+        return true;
+      });
+      if (hit) reached.push(id);
+    }
+    return reached;
   }
 
   async claim(caller: Caller, taskId: string): Promise<void> {

@@ -105,6 +105,10 @@ export interface TaskRow {
   result: string | null;
   /** The user task whose completion created this one (rollback_last returns to it). */
   previousElementId: string | null;
+  /** 'manual' and 'receive' tasks are confirmed by a person (model.ts); 'user' otherwise. */
+  kind?: 'user' | 'manual' | 'receive';
+  /** Who the task was delegated by: it returns to them when the delegate completes it. */
+  owner?: string | null;
   processKey?: string;
   businessKey?: string | null;
 }
@@ -112,7 +116,7 @@ export interface TaskRow {
 export const TASK = `t.id, t.instance_id as "instanceId", t.org_id as "orgId", t.element_id as "elementId", t.execution_id as "executionId", t.name,
   t.form_key as "formKey", t.candidate_groups as "candidateGroups", t.candidate_users as "candidateUsers", t.assignee, t.priority, t.status,
   t.created_at as "createdAt", t.claimed_at as "claimedAt", t.completed_at as "completedAt", t.completed_by as "completedBy", t.result,
-  t.previous_element_id as "previousElementId"`;
+  t.previous_element_id as "previousElementId", t.kind, t.owner`;
 
 export const lockTask = (tx: Queryable, id: string) =>
   one<TaskRow>(tx, `select ${TASK} from workflow_task t where t.id = $1 for update`, [id]);
@@ -136,8 +140,8 @@ export async function insertTask(
   snapshot: string | null,
 ) {
   await tx.query(
-    `insert into workflow_task (id, instance_id, org_id, element_id, execution_id, name, form_key, candidate_groups, candidate_users, assignee, priority, status, previous_element_id, snapshot)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $13)`,
+    `insert into workflow_task (id, instance_id, org_id, element_id, execution_id, name, form_key, candidate_groups, candidate_users, assignee, priority, status, previous_element_id, snapshot, kind)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'active', $12, $13, $14)`,
     [
       t.id,
       t.instanceId,
@@ -152,6 +156,7 @@ export async function insertTask(
       t.priority,
       t.previousElementId,
       snapshot,
+      t.kind ?? 'user',
     ],
   );
 }

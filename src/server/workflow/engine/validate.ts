@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { checkExpression } from '../../../shared/expression/index.js';
 import { DESIGNER_EXPORTER, labRuleBreaks, type LabRule } from '../../../shared/workflow/labRules.js';
 import { badRequest } from '../../kernel/http/envelope.js';
+import { conditionProblem, eventProblems, uncaughtErrors } from './eventRules.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for
@@ -23,11 +24,9 @@ const NodeResolver = require('bpmnlint/lib/resolver/node-resolver') as new () =>
 
 const LINT_RULES = [
   'no-disconnected',
-  'no-duplicate-sequence-flows',
   'start-event-required',
   'end-event-required',
   'single-blank-start-event',
-  'sub-process-blank-start-event',
   'conditional-flows',
   'no-complex-gateway',
   'single-event-definition',
@@ -47,6 +46,10 @@ const SUPPORTED = new Set([
   'bpmn:UserTask',
   'bpmn:Task',
   'bpmn:ManualTask',
+  'bpmn:ReceiveTask',
+  'bpmn:BoundaryEvent',
+  'bpmn:IntermediateCatchEvent',
+  'bpmn:EventBasedGateway',
   'bpmn:ExclusiveGateway',
   'bpmn:InclusiveGateway',
   'bpmn:ParallelGateway',
@@ -79,9 +82,17 @@ export interface ModdleElement {
   [key: string]: unknown;
 }
 
-/** Activiti extension attributes arrive as `activiti:x` in $attrs (no activiti moddle package is loaded). */
+/**
+ * Activiti extension attributes arrive as `activiti:x` in $attrs (no activiti moddle package is loaded).
+ * Camunda's and Flowable's attributes of the same names mean the same (assignee, candidateUsers,
+ * candidateGroups, formKey, initiator...), so a model drawn in their tools reads as our Activiti dialect;
+ * dialects.ts tells the user what was read so and what was left out.
+ */
 export const attr = (el: ModdleElement, name: string): string | undefined =>
-  el.$attrs?.[`activiti:${name}`] ?? el.$attrs?.[`lims:${name}`];
+  el.$attrs?.[`activiti:${name}`] ??
+  el.$attrs?.[`lims:${name}`] ??
+  el.$attrs?.[`camunda:${name}`] ??
+  el.$attrs?.[`flowable:${name}`];
 
 export async function readModel(xml: string): Promise<ModdleElement> {
   try {
@@ -102,7 +113,8 @@ export async function readModel(xml: string): Promise<ModdleElement> {
  */
 function linkFlows(scope: ModdleElement): void {
   for (const el of scope.flowElements ?? []) {
-    if (el.$type === 'bpmn:SubProcess') linkFlows(el);
+    // Every container of flows (sub-process, transaction, ad-hoc sub-process) has its own.
+    if (el.flowElements) linkFlows(el);
     if (el.$type !== 'bpmn:SequenceFlow') continue;
     const add = (node: unknown, list: 'incoming' | 'outgoing') => {
       if (!node || typeof node !== 'object') return;
@@ -128,12 +140,17 @@ export async function modelProblems(
   const problems: string[] = [];
   const processes = (definitions.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
   if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
+  const main = processes.find((p) => p.id === key);
+  if (main?.isExecutable === false)
+    problems.push(`${key}: the process is marked isExecutable="false" (not meant to run); mark it executable to deploy it`);
+  const designed = definitions.exporter === DESIGNER_EXPORTER;
+  for (const p of processes) walk(p, problems, designed);
+  for (const p of processes) problems.push(...uncaughtErrors(p, (el) => el.id ?? el.$type));
+  for (const p of processes) problems.push(...stepProblems(p, specimenSteps));
+  // What the engine cannot run comes first; the drawing's structural problems after it.
   const reports = await newLinter().lint(definitions);
   for (const [rule, list] of Object.entries(reports))
     for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
-  const designed = definitions.exporter === DESIGNER_EXPORTER;
-  for (const p of processes) walk(p, problems, designed);
-  for (const p of processes) problems.push(...stepProblems(p, specimenSteps));
   return problems;
 }
 
@@ -149,13 +166,16 @@ function walk(scope: ModdleElement, problems: string[], designed: boolean): void
     const where = el.id ?? el.$type;
     if (!SUPPORTED.has(el.$type))
       problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
-    if (el.eventDefinitions?.length && el.$type !== 'bpmn:EndEvent')
-      problems.push(`${where}: event definitions are not supported`);
+    problems.push(...eventProblems(el, where));
+    if (el.$type === 'bpmn:SequenceFlow') {
+      const problem = conditionProblem(el, where);
+      if (problem) problems.push(problem);
+    }
     checkElement(el, where, problems);
     if (designed)
       for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name)))
         problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
-    if (el.$type === 'bpmn:SubProcess') walk(el, problems, designed);
+    if (el.flowElements) walk(el, problems, designed);
   }
 }
 
