@@ -13,6 +13,7 @@ import { sendError } from './kernel/http/envelope.js';
 import { clientErrorHandler, errorHandler, frameworkErrors } from './kernel/http/errors.js';
 import { installSecurityHeaders } from './kernel/http/headers.js';
 import { installInputRules } from './kernel/http/input.js';
+import { installOpenApi } from './kernel/http/openapi.js';
 import { withoutSecrets } from './kernel/http/request.js';
 import { installThrottles } from './kernel/http/throttle.js';
 import { installAuthHook } from './kernel/identity/hook.js';
@@ -72,6 +73,7 @@ export async function buildApp(
   installAuthHook(app, kernel);
 
   app.setErrorHandler(errorHandler);
+  await installOpenApi(app, kernel.screens);
 
   // A route that does nothing, so benchmarks can tell the framework's cost from ours.
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
