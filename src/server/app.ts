@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import formbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
@@ -51,6 +51,7 @@ export async function buildApp(
     frameworkErrors,
     clientErrorHandler,
   });
+  collectRouteTable(app);
   await installSecurityHeaders(app);
   await installThrottles(app);
   installInputRules(app);
@@ -87,6 +88,33 @@ export async function buildApp(
   }
   await serveWebApp(app, kernel.config.webRoot);
   return app;
+}
+
+export interface RouteEntry {
+  method: string;
+  url: string;
+  /** Declared open to strangers (config.public): the sign-in call, the app's files, health. */
+  public: boolean;
+}
+const routeTables = new WeakMap<FastifyInstance, RouteOptions[]>();
+
+/** Remembers every route as declared, so a test can call each one (issue 20: a new route is covered by itself). */
+function collectRouteTable(app: FastifyInstance) {
+  const routes: RouteOptions[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    routes.push(route);
+  });
+}
+
+/** The app's routes, one per method (HEAD routes Fastify adds to each GET left out). */
+export function routeTable(app: FastifyInstance): RouteEntry[] {
+  return (routeTables.get(app) ?? []).flatMap((route) =>
+    [route.method]
+      .flat()
+      .filter((method) => method !== 'HEAD')
+      .map((method) => ({ method, url: route.url, public: !!route.config?.public })),
+  );
 }
 
 /** The built browser app, with index.html for every client route (/login, /dashboard, …). */
