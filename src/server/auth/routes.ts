@@ -82,7 +82,7 @@ async function signIn(
   }
   await clearFailures(ctx.db, username);
   await audit('login');
-  const token = await issueToken(ctx.db, account.id, ctx.now(), ctx.config.tokenTtlSeconds);
+  const token = await issueToken(ctx.db, account.id, ctx.wallNow(), ctx.config.tokenTtlSeconds);
   const user = await getUser(ctx.db, account.id);
   return {
     access_token: token,
@@ -115,7 +115,7 @@ export async function authRoutes(app: FastifyInstance, ctx: Kernel) {
   );
 
   app.get('/api/user/logOut', async (request) => {
-    await revokeToken(ctx.db, actorOf(request).tokenHash, ctx.now());
+    await revokeToken(ctx.db, actorOf(request).tokenHash, ctx.wallNow());
     return ok(null);
   });
 
@@ -133,7 +133,7 @@ export async function authRoutes(app: FastifyInstance, ctx: Kernel) {
     const hash = await hashPassword(form.newPassword!);
     await ctx.db.transaction(async (tx) => {
       await setPassword(tx, actor.id, hash, 0);
-      await revokeUserTokens(tx, actor.id, ctx.now());
+      await revokeUserTokens(tx, actor.id, ctx.wallNow());
       // The audit trail says who changed their password and when, never the password.
       await appendLog(tx, actor, { resource: 'user', recordId: actor.id, action: 'changePassword', ip: request.ip });
     });

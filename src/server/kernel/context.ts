@@ -3,6 +3,7 @@ import type { Database } from './db/database.js';
 import type { ScreenRegistry } from './screens/registry.js';
 import type { PushHub } from './push/hub.js';
 import type { Capability } from './capability.js';
+import { LabClock } from './clock.js';
 import { ConfigKinds } from './labConfig/kinds.js';
 import { PORT_NAMES, type Ports } from './ports.js';
 import { PublicData } from './publicData/service.js';
@@ -30,6 +31,11 @@ export interface KernelBase {
  * ports through which one capability offers a service to another.
  */
 export interface Kernel extends KernelBase {
+  /** The lab's time of a step: the wall clock, or the lab time a generated day runs at (clock.ts). */
+  now: () => Date;
+  /** The wall clock, for what is about real people waiting (sessions), whatever lab time is set. */
+  wallNow: () => Date;
+  clock: LabClock;
   resources: ResourceService;
   publicData: PublicData;
   hooks: HookRegistry;
@@ -50,8 +56,12 @@ export interface Kernel extends KernelBase {
 export function createKernel(base: KernelBase, capabilities: readonly Capability[]): Kernel {
   const hooks = new HookRegistry();
   const ports: Partial<Ports> = {};
+  const clock = new LabClock(base.now);
   const kernel: Kernel = {
     ...base,
+    now: clock.now,
+    wallNow: base.now,
+    clock,
     hooks,
     resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
     publicData: new PublicData(base.db, base.screens),

@@ -18,7 +18,7 @@ export function installAuthHook(app: FastifyInstance, ctx: Kernel): void {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) return sendError(reply, 401, t('auth.required', request.locale));
-    const session = await checkToken(ctx.db, match[1], ctx.now(), ctx.config.idleTimeoutSeconds);
+    const session = await checkToken(ctx.db, match[1], ctx.wallNow(), ctx.config.idleTimeoutSeconds);
     if (session.status === 'idle') return sendError(reply, 511, t('auth.idle', request.locale));
     if (session.status === 'unknown') return sendError(reply, 401, t('auth.required', request.locale));
     request.actor = session.user;

@@ -46,7 +46,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
 async function admit(ctx: Kernel, request: FastifyRequest<{ Params: { userId: string } }>): Promise<Admission> {
   const token = tokenOf(request);
   if (!token) return { code: CLOSE.unauthorized, reason: 'unauthorized' };
-  const session = await checkToken(ctx.db, token, ctx.now(), ctx.config.idleTimeoutSeconds);
+  const session = await checkToken(ctx.db, token, ctx.wallNow(), ctx.config.idleTimeoutSeconds);
   if (session.status === 'idle') return { code: CLOSE.idle, reason: 'idle' };
   if (session.status === 'unknown') return { code: CLOSE.unauthorized, reason: 'unauthorized' };
   const ownChannel = String(session.user.id) === request.params.userId;
