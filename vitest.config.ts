@@ -16,6 +16,9 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
           environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
+          // Some unit tests run SQL on an in-process PGlite or walk every screen file: seconds on a quiet
+          // machine, more beside other work. The timeout is there to end a hang, not to time a test.
+          testTimeout: 60_000,
         },
       },
       {

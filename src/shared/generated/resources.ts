@@ -757,7 +757,7 @@ export interface ChargeLineRecord {
    */
   name?: string | null;
   /**
-   * Catalogue price, yuan.
+   * Standard price of the catalogue, in yuan.
    */
   list?: string | null;
   /**
