@@ -169,6 +169,9 @@ export const statisticsBench: Bench = {
         ['inLabTat', 'reportedAt'],
         ['inLabTat?by=group', 'reportedAt'],
         ['inLabTat?by=month', 'reportedAt'],
+        ['inLabTat?by=test', 'reportedAt'],
+        ['inLabTat?by=day', 'reportedAt'],
+        ['inLabTat?by=week', 'reportedAt'],
         ['workload', 'at'],
         ['groupAnalysis', 'at'],
       ];
