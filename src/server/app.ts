@@ -83,6 +83,8 @@ export interface RouteEntry {
   url: string;
   /** Declared open to strangers (config.public): the sign-in call, the app's files, health. */
   public: boolean;
+  /** The JSON Schema its body is checked against, when it declares one. */
+  body?: unknown;
 }
 const routeTables = new WeakMap<FastifyInstance, RouteOptions[]>();
 
@@ -101,7 +103,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
     [route.method]
       .flat()
       .filter((method) => method !== 'HEAD')
-      .map((method) => ({ method, url: route.url, public: !!route.config?.public })),
+      .map((method) => ({ method, url: route.url, public: !!route.config?.public, body: route.schema?.body })),
   );
 }
 

@@ -195,7 +195,7 @@ describe("another organisation's administrator", () => {
       if (id === undefined) continue;
       const first = { id };
       const at = `${base}/${first.id}`;
-      const transitions = (screen.lifecycle?.transitions ?? []).map((t) => t.name);
+      const transitions = (screen.resource.lifecycle?.transitions ?? []).map((t) => t.name);
       calls.push(
         { method: 'GET', url: at },
         { method: 'PUT', url: at, body: {} },

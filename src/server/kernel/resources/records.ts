@@ -90,6 +90,20 @@ async function withDictionaryLabels(
   }
 }
 
+/**
+ * A value sent for a field fixed once created (form.readOnlyOnEdit) is not written: the form sends the
+ * stored value back as it read it. A value of the wrong type there is no such echo but a mistake, and
+ * is named with a 400 rather than ignored (issue 20: input taken as declared).
+ */
+export function fixedFieldErrors(screen: ScreenSchema, body: RecordValues, locale: Locale): FieldError[] {
+  const fixed = screen.fields.filter((f) => f.form?.readOnlyOnEdit && !serverKept(f) && body[f.key] !== undefined);
+  if (fixed.length === 0) return [];
+  const values = Object.fromEntries(fixed.map((f) => [f.key, body[f.key]]));
+  return validateRecord({ ...screen, fields: fixed, rules: undefined }, values, locale).filter(
+    (e) => e.key !== 'field.required',
+  );
+}
+
 /** Only the schema's user-written fields, with defaults for new records; read-only ones are the server's. */
 export function writableData(screen: ScreenSchema, body: RecordValues, previous?: RecordValues): RecordValues {
   const data: RecordValues = {};

@@ -20,7 +20,7 @@ import type { Kernel } from '../context.js';
 import { flagCopies } from '../publicData/stores.js';
 import { exportWorkbook, readSheet, type ImportRow } from './excel.js';
 import type { HookRegistry, WriteContext } from './hooks.js';
-import { checkWrite, present, withLabels, writableData, type ApiRecord } from './records.js';
+import { checkWrite, fixedFieldErrors, present, withLabels, writableData, type ApiRecord } from './records.js';
 import {
   deleteRecord,
   getRecord,
@@ -288,6 +288,8 @@ export class ResourceService {
         if (!current) throw notFound();
         // The version the user edited must still be the stored one: nobody's change is overwritten.
         if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+        const fixed = fixedFieldErrors(call.screen, body, caller.locale);
+        if (fixed.length > 0) throw new InvalidRecord(fixed);
         // A view writes its own fields; the record's others stay as they are.
         const own = writableData(call.screen, this.ownValues(call.screen, body), current.data);
         const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, current.id, caller.locale);
