@@ -15,6 +15,7 @@ import { withoutSecrets } from './kernel/http/request.js';
 import { installThrottles } from './kernel/http/throttle.js';
 import { installAuthHook } from './kernel/identity/hook.js';
 import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
+import { backupRoutes } from './kernel/backup/routes.js';
 import { resourceRoutes } from './kernel/resources/routes.js';
 import { screenRoutes } from './kernel/screens/routes.js';
 import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
@@ -70,6 +71,7 @@ export async function buildApp(
   await app.register(async (scope) => resourceRoutes(scope, kernel));
   await app.register(async (scope) => screenRoutes(scope, kernel));
   await app.register(async (scope) => pushRoutes(scope, kernel));
+  await app.register(async (scope) => backupRoutes(scope, kernel));
   for (const capability of capabilities) {
     const routes = capability.routes;
     if (routes) await app.register(async (scope) => routes(scope, kernel));

@@ -33,6 +33,8 @@ export interface ServerConfig {
   /** Five wrong passwords lock a name this long; each further lock doubles it, up to lockoutMaxSeconds. */
   lockoutSeconds: number;
   lockoutMaxSeconds: number;
+  /** Lets `npm run backup` fetch a copy of the embedded database from the running server; unset: no such call. */
+  backupKey: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number, min = 1): number {
@@ -66,5 +68,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     lockoutSeconds: int(env.LIMS_LOCKOUT_SECONDS, 60),
     lockoutMaxSeconds: int(env.LIMS_LOCKOUT_MAX_SECONDS, 3600),
+    backupKey: env.LIMS_BACKUP_KEY || undefined,
   };
 }
