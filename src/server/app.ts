@@ -18,6 +18,7 @@ import { withoutSecrets } from './kernel/http/request.js';
 import { installThrottles } from './kernel/http/throttle.js';
 import { installAuthHook } from './kernel/identity/hook.js';
 import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
+import { backupRoutes } from './kernel/backup/routes.js';
 import { resourceRoutes } from './kernel/resources/routes.js';
 import { screenRoutes } from './kernel/screens/routes.js';
 import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
@@ -82,6 +83,7 @@ export async function buildApp(
   await app.register(async (scope) => resourceRoutes(scope, kernel));
   await app.register(async (scope) => screenRoutes(scope, kernel));
   await app.register(async (scope) => pushRoutes(scope, kernel));
+  await app.register(async (scope) => backupRoutes(scope, kernel));
   for (const capability of capabilities) {
     const routes = capability.routes;
     if (routes) await app.register(async (scope) => routes(scope, kernel));
@@ -95,6 +97,8 @@ export interface RouteEntry {
   url: string;
   /** Declared open to strangers (config.public): the sign-in call, the app's files, health. */
   public: boolean;
+  /** The JSON Schema its body is checked against, when it declares one. */
+  body?: unknown;
 }
 const routeTables = new WeakMap<FastifyInstance, RouteOptions[]>();
 
@@ -113,7 +117,7 @@ export function routeTable(app: FastifyInstance): RouteEntry[] {
     [route.method]
       .flat()
       .filter((method) => method !== 'HEAD')
-      .map((method) => ({ method, url: route.url, public: !!route.config?.public })),
+      .map((method) => ({ method, url: route.url, public: !!route.config?.public, body: route.schema?.body })),
   );
 }
 

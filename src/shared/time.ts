@@ -1,3 +1,56 @@
-/** Local wall-clock time as the screens store datetimes ("YYYY-MM-DD HH:mm:ss"). */
-export const localDateTime = (d: Date): string =>
-  new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+/**
+ * Datetimes as the screens store and show them: the lab's wall-clock time, "YYYY-MM-DD HH:mm:ss".
+ * Database columns keep instants with their zone (timestamptz); a record's datetime fields are the
+ * lab's local time in its configured zone (customConfig timeZone, default LIMS_TIME_ZONE or the
+ * server's own zone), and an input with an offset (ISO 8601: 2026-03-01T12:00:00Z, …+08:00) is
+ * converted to it.
+ */
+
+/** Local wall-clock time in the zone (IANA name), or in the process's own zone when none is given. */
+export function localDateTime(d: Date, timeZone?: string): string {
+  if (!timeZone)
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    })
+      .formatToParts(d)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+/** Whether the text names a time zone this runtime knows (IANA names such as Asia/Shanghai, or UTC). */
+export function isTimeZone(zone: unknown): zone is string {
+  if (typeof zone !== 'string' || zone === '' || zone.length > 64) return false;
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone the process runs in, when nothing else is configured. */
+export const processTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+const WITH_OFFSET = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?)(Z|[+-]\d{2}:?\d{2})$/i;
+
+/**
+ * A datetime written with its offset, as the lab's local time in `timeZone`; undefined when the text
+ * has no offset (then it is local time already, checked as such) or is no real instant.
+ */
+export function offsetDateTimeIn(text: string, timeZone: string): string | undefined {
+  const m = WITH_OFFSET.exec(text.trim());
+  if (!m) return undefined;
+  const offset = m[3]!.toUpperCase() === 'Z' ? 'Z' : m[3]!.replace(/^([+-]\d{2})(\d{2})$/, '$1:$2');
+  const instant = new Date(`${m[1]}T${m[2]}${offset}`);
+  return Number.isNaN(instant.getTime()) ? undefined : localDateTime(instant, timeZone);
+}

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { isTimeZone, processTimeZone } from '../../shared/time.js';
 
 /** Everything the server reads from its environment, in one place, with the README's defaults. */
 export interface ServerConfig {
@@ -33,6 +34,10 @@ export interface ServerConfig {
   /** Five wrong passwords lock a name this long; each further lock doubles it, up to lockoutMaxSeconds. */
   lockoutSeconds: number;
   lockoutMaxSeconds: number;
+  /** Lets `npm run backup` fetch a copy of the embedded database from the running server; unset: no such call. */
+  backupKey: string | undefined;
+  /** A lab's time zone until it configures its own (customConfig timeZone): LIMS_TIME_ZONE, else the server's. */
+  timeZone: string;
 }
 
 function int(value: string | undefined, fallback: number, min = 1): number {
@@ -66,5 +71,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     lockoutSeconds: int(env.LIMS_LOCKOUT_SECONDS, 60),
     lockoutMaxSeconds: int(env.LIMS_LOCKOUT_MAX_SECONDS, 3600),
+    backupKey: env.LIMS_BACKUP_KEY || undefined,
+    timeZone: timeZoneOf(env.LIMS_TIME_ZONE),
   };
+}
+
+function timeZoneOf(value: string | undefined): string {
+  if (!value) return processTimeZone();
+  if (!isTimeZone(value))
+    throw new Error(`LIMS_TIME_ZONE: "${value}" is no time zone (an IANA name, e.g. Asia/Shanghai)`);
+  return value;
 }

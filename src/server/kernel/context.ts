@@ -5,6 +5,7 @@ import type { PushHub } from './push/hub.js';
 import type { Capability } from './capability.js';
 import { LabClock } from './clock.js';
 import { ConfigKinds } from './labConfig/kinds.js';
+import { timeZoneKind } from './labConfig/timeZone.js';
 import { PORT_NAMES, type Ports } from './ports.js';
 import { PublicData } from './publicData/service.js';
 import { HookRegistry } from './resources/hooks.js';
@@ -71,6 +72,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
   };
+  kernel.configKinds.add(timeZoneKind(base.config.timeZone));
   for (const capability of capabilities) {
     for (const kind of capability.configKinds ?? []) kernel.configKinds.add(kind);
     for (const table of capability.tables ?? []) {

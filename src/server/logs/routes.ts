@@ -42,7 +42,8 @@ export async function logRoutes(app: FastifyInstance, ctx: Kernel) {
     const actor = admin(request);
     const screen = ctx.screens.byResource('operationLog');
     if (!screen) throw notFound();
-    const { records } = await findLog(db, actor.orgId, filter, { page: 1, size: EXPORT_LIMIT });
+    const zone = actor.timeZone ?? ctx.config.timeZone;
+    const { records } = await findLog(db, actor.orgId, filter, { page: 1, size: EXPORT_LIMIT }, zone);
     const buffer = await exportWorkbook(screen, records as unknown as ApiRecord[], request.locale);
     return sendWorkbook(reply, buffer, `${screen.title[request.locale]}.xlsx`);
   }
@@ -61,7 +62,13 @@ export async function logRoutes(app: FastifyInstance, ctx: Kernel) {
     return okMessage(
       request,
       'common.ok',
-      await findLog(db, actor.orgId, filterOf(q), { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) }),
+      await findLog(
+        db,
+        actor.orgId,
+        filterOf(q),
+        { page: intParam(q.page, 1), size: intParam(q.size, 50, 1000) },
+        actor.timeZone ?? ctx.config.timeZone,
+      ),
     );
   });
 

@@ -105,7 +105,15 @@ export function parseBody(body: string, whole = body): jsep.Expression {
   return ast;
 }
 
-function checkNode(node: jsep.Expression, whole: string): void {
+/**
+ * Deeper than any condition a person writes: a generated `a + a + …` of a hundred thousand terms would
+ * otherwise overflow the stack of the walks below (a RangeError, not a message about the model).
+ */
+const MAX_NESTING = 200;
+
+function checkNode(node: jsep.Expression, whole: string, depth = 0): void {
+  if (depth > MAX_NESTING) throw new ExpressionError(`the expression nests deeper than ${MAX_NESTING} levels`, whole);
+  const next = depth + 1;
   switch (node.type) {
     case 'Literal':
       if ((node as jsep.Literal).value instanceof RegExp)
@@ -116,19 +124,19 @@ function checkNode(node: jsep.Expression, whole: string): void {
     case 'UnaryExpression': {
       const u = node as jsep.UnaryExpression;
       if (!UNARY.has(u.operator)) throw new ExpressionError(`operator "${u.operator}" is not allowed`, whole);
-      return checkNode(u.argument, whole);
+      return checkNode(u.argument, whole, next);
     }
     case 'BinaryExpression': {
       const b = node as jsep.BinaryExpression;
       if (!BINARY.has(b.operator)) throw new ExpressionError(`operator "${b.operator}" is not allowed`, whole);
-      checkNode(b.left, whole);
-      return checkNode(b.right, whole);
+      checkNode(b.left, whole, next);
+      return checkNode(b.right, whole, next);
     }
     case 'ConditionalExpression': {
       const c = node as jsep.ConditionalExpression;
-      checkNode(c.test, whole);
-      checkNode(c.consequent, whole);
-      return checkNode(c.alternate, whole);
+      checkNode(c.test, whole, next);
+      checkNode(c.consequent, whole, next);
+      return checkNode(c.alternate, whole, next);
     }
     case 'MemberExpression':
     case 'CallExpression':

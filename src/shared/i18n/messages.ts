@@ -58,6 +58,14 @@ export const messages = {
     'en-US': 'Someone else changed this record; reload and try again',
   },
   'common.serverError': { 'zh-CN': '服务器内部错误', 'en-US': 'Internal server error' },
+  'backup.key': {
+    'zh-CN': '备份密钥不正确',
+    'en-US': 'The backup key is not right',
+  },
+  'backup.postgres': {
+    'zh-CN': 'PostgreSQL 数据库请用 pg_dump 备份（见 README）',
+    'en-US': 'Back up a PostgreSQL database with pg_dump (see the README)',
+  },
   'input.badId': {
     'zh-CN': '路径中的{name}必须是1到{max}之间的整数',
     'en-US': 'The {name} in the path must be a whole number from 1 to {max}',

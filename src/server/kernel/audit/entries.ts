@@ -41,14 +41,21 @@ function where(orgId: number, f: LogFilter): { sql: string; params: unknown[] } 
   return { sql: clauses.join(' and '), params };
 }
 
-export async function findLog(db: Queryable, orgId: number, f: LogFilter, page: { page: number; size: number }) {
+/** The organisation's log entries, newest first, their times shown in the lab's zone. */
+export async function findLog(
+  db: Queryable,
+  orgId: number,
+  f: LogFilter,
+  page: { page: number; size: number },
+  timeZone: string,
+) {
   const w = where(orgId, f);
   const total = await one<{ n: number }>(db, `select count(*)::int as n from operation_log where ${w.sql}`, w.params);
   const records = await db.query<LogEntry>(
-    `select id, to_char(at at time zone 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') as at, user_account as "userAccount", resource,
+    `select id, to_char(at at time zone $${w.params.length + 1}, 'YYYY-MM-DD HH24:MI:SS') as at, user_account as "userAccount", resource,
             record_id as "recordId", action, ip, before::text as before, after::text as after
        from operation_log where ${w.sql} order by id desc limit ${page.size} offset ${(page.page - 1) * page.size}`,
-    w.params,
+    [...w.params, timeZone],
   );
   return { records, total: total?.n ?? 0 };
 }

@@ -14,6 +14,11 @@ export interface Database extends Queryable {
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * The embedded database's whole data directory as a gzipped tar, taken between two statements while
+   * the server runs (a backup: `npm run backup`); PostgreSQL has pg_dump instead.
+   */
+  dump?(): Promise<Uint8Array>;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {

@@ -22,14 +22,24 @@ function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
   };
 }
 
-export async function openPglite(dataDir: string): Promise<Database> {
+/** `restore`: a backup (dump()) to load into a new, empty data directory. */
+export async function openPglite(dataDir: string, restore?: Uint8Array): Promise<Database> {
   await mkdir(dataDir, { recursive: true });
   // pg_trgm: trigram indexes answer the lists' "contains" filters (resources/repository.ts).
-  const pg = await PGlite.create(dataDir, { extensions: { pg_trgm } });
+  const pg = await PGlite.create(dataDir, {
+    extensions: { pg_trgm },
+    ...(restore && { loadDataDir: new Blob([new Uint8Array(restore)]) }),
+  });
   return {
     kind: 'pglite',
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
+    async dump() {
+      // A checkpoint first, so that a restore replays little write-ahead log; the dump itself runs
+      // with no statement in between (PGlite's own lock): what it copies is what a crash would leave.
+      await pg.exec('checkpoint');
+      return new Uint8Array(await (await pg.dumpDataDir('gzip')).arrayBuffer());
+    },
   };
 }

@@ -6,6 +6,8 @@ export interface AuthUser extends Actor {
   userAccount: string;
   userName: string;
   passwordFlag: number;
+  /** The time zone of the user's lab: its stamps and the log are in its local time. */
+  timeZone?: string;
   /** Hash of the bearer token of this request, so logout revokes exactly this session. */
   tokenHash: string;
 }

@@ -21,6 +21,6 @@ export function installAuthHook(app: FastifyInstance, ctx: Kernel): void {
     const session = await checkToken(ctx.db, match[1], ctx.wallNow(), ctx.config.idleTimeoutSeconds);
     if (session.status === 'idle') return sendError(reply, 511, t('auth.idle', request.locale));
     if (session.status === 'unknown') return sendError(reply, 401, t('auth.required', request.locale));
-    request.actor = session.user;
+    request.actor = { ...session.user, timeZone: session.user.timeZone ?? ctx.config.timeZone };
   });
 }

@@ -33,6 +33,7 @@ interface SessionRow {
   org_id: number;
   password_flag: number;
   roles: string[] | null;
+  time_zone: string | null;
 }
 
 /** Touching last_used_at on every call would be one write per request; a few seconds of slack is harmless. */
@@ -43,7 +44,9 @@ export async function checkToken(db: Queryable, token: string, now: Date, idleSe
   const rows = await db.query<SessionRow>(
     `select s.user_id, s.last_used_at, s.expires_at, s.revoked_at,
             u.user_account, u.user_name, u.org_id, u.password_flag,
-            array(select r.code from user_role ur join role r on r.id = ur.role_id where ur.user_id = u.id) as roles
+            array(select r.code from user_role ur join role r on r.id = ur.role_id where ur.user_id = u.id) as roles,
+            (select c.value->>'zone' from custom_config c
+              where c.org_id = u.org_id and c.config_key = 'timeZone') as time_zone
        from session_token s join app_user u on u.id = s.user_id
       where s.token_hash = $1`,
     [tokenHash],
@@ -67,6 +70,7 @@ export async function checkToken(db: Queryable, token: string, now: Date, idleSe
       userAccount: row.user_account,
       userName: row.user_name,
       passwordFlag: row.password_flag,
+      ...(row.time_zone && { timeZone: row.time_zone }),
       tokenHash,
     },
   };

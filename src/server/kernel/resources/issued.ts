@@ -27,7 +27,7 @@ export async function issuedValues(
   for (const field of screen.fields) {
     if (!field.numbering) continue;
     const period = field.numbering.period === 'year' ? 4 : 10;
-    const prefix = `${field.numbering.prefix}${localDateTime(now).slice(0, period).replaceAll('-', '')}-`;
+    const prefix = `${field.numbering.prefix}${localDateTime(now, actor.timeZone).slice(0, period).replaceAll('-', '')}-`;
     issued[field.key] = await nextNumber(tx, screen, actor.orgId, field.key, prefix, field.numbering.width);
   }
   return issued;
@@ -38,5 +38,5 @@ export function stampOf(what: string, actor: AuthUser, orgName: string, now: Dat
   if (what === 'actor') return actor.userName;
   if (what === 'account') return actor.userAccount;
   if (what === 'organization') return orgName;
-  return localDateTime(now);
+  return localDateTime(now, actor.timeZone);
 }

@@ -4,6 +4,7 @@ import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js
 import { validateRecord, type FieldError } from '../../../shared/screens/validate.js';
 import { screenMessage } from '../../../shared/screens/messages.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
+import { offsetDateTimeIn } from '../../../shared/time.js';
 import type { Queryable } from '../db/database.js';
 import { dictionaryEntries } from '../dictionaries/lookup.js';
 import { existingIds, findDuplicate, titlesOf, type StoredRecord } from './repository.js';
@@ -88,6 +89,35 @@ async function withDictionaryLabels(
     if (isEmpty(value)) continue;
     record.labels = { ...record.labels, [field.key]: Array.isArray(value) ? value.map(label) : label(value) };
   }
+}
+
+/**
+ * Datetime fields hold the lab's local time; one sent with its offset (2026-03-01T12:00:00Z, …+08:00)
+ * is that instant in the lab's zone. Anything else is left for validation to judge.
+ */
+export function withLocalTimes(screen: ScreenSchema, body: RecordValues, timeZone: string): RecordValues {
+  let out: RecordValues | undefined;
+  for (const field of screen.fields) {
+    const value = body[field.key];
+    if (field.type !== 'datetime' || typeof value !== 'string') continue;
+    const local = offsetDateTimeIn(value, timeZone);
+    if (local !== undefined) (out ??= { ...body })[field.key] = local;
+  }
+  return out ?? body;
+}
+
+/**
+ * A value sent for a field fixed once created (form.readOnlyOnEdit) is not written: the form sends the
+ * stored value back as it read it. A value of the wrong type there is no such echo but a mistake, and
+ * is named with a 400 rather than ignored (issue 20: input taken as declared).
+ */
+export function fixedFieldErrors(screen: ScreenSchema, body: RecordValues, locale: Locale): FieldError[] {
+  const fixed = screen.fields.filter((f) => f.form?.readOnlyOnEdit && !serverKept(f) && body[f.key] !== undefined);
+  if (fixed.length === 0) return [];
+  const values = Object.fromEntries(fixed.map((f) => [f.key, body[f.key]]));
+  return validateRecord({ ...screen, fields: fixed, rules: undefined }, values, locale).filter(
+    (e) => e.key !== 'field.required',
+  );
 }
 
 /** Only the schema's user-written fields, with defaults for new records; read-only ones are the server's. */

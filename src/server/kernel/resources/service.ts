@@ -20,7 +20,15 @@ import type { Kernel } from '../context.js';
 import { flagCopies } from '../publicData/stores.js';
 import { exportWorkbook, readSheet, type ImportRow } from './excel.js';
 import type { HookRegistry, WriteContext } from './hooks.js';
-import { checkWrite, present, withLabels, writableData, type ApiRecord } from './records.js';
+import {
+  checkWrite,
+  fixedFieldErrors,
+  present,
+  withLabels,
+  withLocalTimes,
+  writableData,
+  type ApiRecord,
+} from './records.js';
 import {
   deleteRecord,
   getRecord,
@@ -77,6 +85,11 @@ export class ResourceService {
   /** A capability's table resource answers this resource's calls from now on. */
   useTable(resource: string, adapter: TableAdapter): void {
     this.tables.set(resource, adapter);
+  }
+
+  /** The caller's lab's time zone (customConfig timeZone), else the server's. */
+  private zoneOf(caller: Caller): string {
+    return caller.actor.timeZone ?? this.kernel().config.timeZone;
   }
 
   isTable(resource: string): boolean {
@@ -209,8 +222,9 @@ export class ResourceService {
     return data;
   }
 
-  async create(caller: Caller, resource: string, body: RecordValues, reach: Reach = {}): Promise<AnyRecord> {
+  async create(caller: Caller, resource: string, input: RecordValues, reach: Reach = {}): Promise<AnyRecord> {
     const call = await this.access(caller, resource, 'create');
+    const body = withLocalTimes(call.screen, input, this.zoneOf(caller));
     const table = this.table(call);
     if (table) {
       if (!table.create) throw notFound();
@@ -274,10 +288,11 @@ export class ResourceService {
     caller: Caller,
     resource: string,
     id: number,
-    body: RecordValues & { version?: unknown },
+    input: RecordValues & { version?: unknown },
     reach: Reach = {},
   ): Promise<AnyRecord> {
     const call = await this.access(caller, resource, 'update');
+    const body = withLocalTimes(call.screen, input, this.zoneOf(caller)) as typeof input;
     const table = this.table(call);
     if (table) return this.updateTable(call, table, id, body);
     const updated = await this.inTransaction(
@@ -288,6 +303,8 @@ export class ResourceService {
         if (!current) throw notFound();
         // The version the user edited must still be the stored one: nobody's change is overwritten.
         if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+        const fixed = fixedFieldErrors(call.screen, body, caller.locale);
+        if (fixed.length > 0) throw new InvalidRecord(fixed);
         // A view writes its own fields; the record's others stay as they are.
         const own = writableData(call.screen, this.ownValues(call.screen, body), current.data);
         const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, current.id, caller.locale);
@@ -559,7 +576,7 @@ export class ResourceService {
     }
     await confirmSignature(this.kernel(), caller, meaning['zh-CN'], password);
     const { userName, userAccount } = caller.actor;
-    const at = localDateTime(this.kernel().now());
+    const at = localDateTime(this.kernel().now(), caller.actor.timeZone);
     return { signature: { signer: userName, account: userAccount, meaning: meaning[caller.locale], at } };
   }
 

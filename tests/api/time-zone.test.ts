@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { api, tokenFor } from '../support/client';
+import { databaseUrlOf } from '../support/server';
+import { localDateTime } from '../../src/shared/time';
+import { startInProcess } from '../support/in-process';
+
+/**
+ * Issue 20, time: instants are stored with their zone; each lab has a time zone (customConfig
+ * timeZone, default LIMS_TIME_ZONE, else the server's) in which its stamps and its log are shown; a
+ * datetime sent with an offset is taken as that instant, in the lab's local time.
+ */
+let server: TestServer;
+let admin: ReturnType<typeof api>;
+let other: ReturnType<typeof api>;
+beforeAll(async () => {
+  server = await startServer({ LIMS_TIME_ZONE: 'UTC' });
+  admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+  other = api(server.url, await tokenFor(server.url, 'lab2admin', DEMO_PASSWORD));
+});
+afterAll(() => server?.dispose());
+
+const setZone = (client: ReturnType<typeof api>, zone: unknown) =>
+  client.post('/api/customConfig/updateCustomConfig', { configKey: 'timeZone', configValue: { zone } });
+
+describe("a lab's time zone", () => {
+  it('defaults to LIMS_TIME_ZONE, is set per lab, and refuses a zone that does not exist', async () => {
+    const read = await admin.get<{ configValue: { zone: string } }>(
+      '/api/customConfig/getCustomConfig?configKey=timeZone',
+    );
+    expect(read.body.resultObject.configValue).toEqual({ zone: 'UTC' });
+    const bad = await setZone(admin, 'Mars/Olympus');
+    expect(bad.status).toBe(400);
+    expect(bad.body.resultMessage).toContain('IANA');
+    expect((await setZone(admin, 12)).status).toBe(400);
+    expect((await setZone(admin, 'Asia/Shanghai')).status).toBe(200);
+  });
+
+  it("shows the operation log in each lab's own zone", async () => {
+    // Sign-ins after the change: the session reads the zone of the user's lab.
+    admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const before = new Date();
+    const created = await admin.post<{ id: number }>('/api/resources/specimenType', {
+      code: 'TZ1',
+      name: '时区',
+      category: 'blood',
+    });
+    expect(created.body.resultCode, created.body.resultMessage).toBe(200);
+    const after = new Date();
+    const log = await admin.get<{ records: { at: string; recordId: string }[] }>(
+      '/api/resources/operationLog?resource=specimenType&size=5',
+    );
+    const at = log.body.resultObject.records.find(
+      (r) => String(r.recordId) === String(created.body.resultObject.id),
+    )!.at;
+    // Shanghai is UTC+8 the year round: the entry's time lies between the two instants read there.
+    const shanghai = (d: Date) => localDateTime(d, 'Asia/Shanghai');
+    expect(at >= shanghai(new Date(before.getTime() - 1000)) && at <= shanghai(new Date(after.getTime() + 1000))).toBe(
+      true,
+    );
+    // Lab 2 has no zone of its own: its log reads in UTC, eight hours behind.
+    const otherLog = await other.get<{ records: { at: string }[] }>('/api/resources/operationLog?size=1');
+    const latest = otherLog.body.resultObject.records[0]!.at;
+    expect(latest <= localDateTime(new Date(after.getTime() + 1000), 'UTC')).toBe(true);
+  });
+
+  it("takes a datetime with an offset as that instant in the lab's zone, and refuses a malformed one", async () => {
+    const list = await admin.get<{ records: (Record<string, unknown> & { id: number; version: number })[] }>(
+      '/api/resources/samplingInfo?size=1',
+    );
+    const row = list.body.resultObject.records[0]!;
+    const put = (pickedAt: string, version: number) =>
+      admin.put<{ pickedAt: string; version: number }>(`/api/resources/samplingInfo/${row.id}`, {
+        ...row,
+        pickedAt,
+        version,
+      });
+    const utc = await put('2026-03-01T12:00:00Z', row.version);
+    expect(utc.body.resultCode, utc.body.resultMessage).toBe(200);
+    expect(utc.body.resultObject.pickedAt).toBe('2026-03-01 20:00:00');
+    const offset = await put('2026-03-01T12:00:00-05:00', utc.body.resultObject.version);
+    expect(offset.body.resultObject.pickedAt).toBe('2026-03-02 01:00:00');
+    // Without an offset, the text is the lab's local time already.
+    const local = await put('2026-03-01 09:30:00', offset.body.resultObject.version);
+    expect(local.body.resultObject.pickedAt).toBe('2026-03-01 09:30:00');
+    for (const bad of ['2026-03-01T12:00:00+25:00', '2026-13-01T12:00:00Z', 'yesterday']) {
+      const res = await put(bad, local.body.resultObject.version);
+      expect(res.status, bad).toBe(400);
+    }
+  });
+});
+
+describe('storage', () => {
+  it('keeps every timestamp column of every table with its zone', async () => {
+    // Records' datetime fields are the lab's wall-clock text (views over them read it as such); the
+    // columns that keep instants (created, updated, logged, signed in…) carry their zone.
+    const query = `select c.table_name || '.' || c.column_name as name from information_schema.columns c
+        join information_schema.tables t on t.table_schema = c.table_schema and t.table_name = c.table_name
+       where c.table_schema = 'public' and t.table_type = 'BASE TABLE'
+         and c.data_type like 'timestamp%'`;
+    const zoned = `${query} and c.data_type = 'timestamp with time zone'`;
+    const url = databaseUrlOf(server);
+    let all: string[];
+    let withZone: string[];
+    if (url) {
+      const pg = (await import('pg')).default;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      all = (await client.query<{ name: string }>(query)).rows.map((r) => r.name);
+      withZone = (await client.query<{ name: string }>(zoned)).rows.map((r) => r.name);
+      await client.end();
+    } else {
+      const lims = await startInProcess();
+      try {
+        all = (await lims.db.query<{ name: string }>(query)).map((r) => r.name);
+        withZone = (await lims.db.query<{ name: string }>(zoned)).map((r) => r.name);
+      } finally {
+        await lims.close();
+      }
+    }
+    expect(all.length).toBeGreaterThan(20);
+    expect(all.filter((c) => !withZone.includes(c))).toEqual([]);
+  }, 120_000);
+});
