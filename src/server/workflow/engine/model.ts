@@ -3,6 +3,7 @@ import { Engine } from 'bpmn-engine';
 import { InclusiveGateway } from './inclusiveGateway.js';
 import { splitList } from '../../../shared/workflow/labRules.js';
 import { attr, type ModdleElement } from './validate.js';
+import { standardPeople } from './dialects.js';
 
 /**
  * A deployment made ready for bpmn-engine, once per process: Activiti files rarely say
@@ -65,6 +66,8 @@ export interface PreparedModel {
   userTasks: Map<string, UserTaskDef>;
   /** Loops over a list, by element id. */
   loops: Map<string, LoopDef>;
+  /** The variable a start event's activiti:initiator names: the starting user's account goes there. */
+  initiator: string | undefined;
 }
 
 const cache = new Map<string, Promise<PreparedModel>>();
@@ -170,18 +173,23 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
   for (const el of elements.values()) {
     const kind = TASK_KINDS[el.$type];
     if (!kind || !el.id) continue;
+    const people = standardPeople(el);
     userTasks.set(el.id, {
       id: el.id,
       name: el.name,
       formKey: attr(el, 'formKey'),
-      candidateGroups: splitList(attr(el, 'candidateGroups')),
-      candidateUsers: splitList(attr(el, 'candidateUsers')),
+      candidateGroups: [...splitList(attr(el, 'candidateGroups')), ...people.candidateGroups],
+      candidateUsers: [...splitList(attr(el, 'candidateUsers')), ...people.candidateUsers],
       assignee:
-        attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
+        attr(el, 'assignee') ??
+        people.assignee ??
+        (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
       specimenStep: attr(el, 'specimenStep'),
       kind,
     });
   }
-  return { key, context, elements, userTasks, loops };
+  const starts = [...elements.values()].filter((el) => el.$type === 'bpmn:StartEvent');
+  const initiator = starts.map((el) => attr(el, 'initiator')?.trim()).find(Boolean);
+  return { key, context, elements, userTasks, loops, initiator };
 }

@@ -256,7 +256,9 @@ function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wai
   listener.on('wait', (api: ApiLike) => waits.set(api.executionId, withCatch(waitOf(model, api), api)));
   listener.on('activity.timer', (api: ApiLike) => {
     const parent = (api.content.parent as { executionId?: string } | undefined)?.executionId ?? api.executionId;
-    const due = api.content.expireAt ? new Date(api.content.expireAt as string).toISOString() : new Date().toISOString();
+    const due = api.content.expireAt
+      ? new Date(api.content.expireAt as string).toISOString()
+      : new Date().toISOString();
     const wait = { ...waitOf(model, api), executionId: parent, type: 'bpmn:TimerEventDefinition' };
     waits.set(parent, { ...wait, catch: { kind: 'timer', due, fireExecutionId: api.executionId } });
   });
@@ -268,7 +270,8 @@ function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wai
 /** A message or signal catch says which one it waits for; a user task's wait carries none. */
 function withCatch(wait: Wait, api: ApiLike): Wait {
   const c = api.content;
-  const kind = c.type === 'bpmn:MessageEventDefinition' ? 'message' : c.type === 'bpmn:SignalEventDefinition' ? 'signal' : null;
+  const kind =
+    c.type === 'bpmn:MessageEventDefinition' ? 'message' : c.type === 'bpmn:SignalEventDefinition' ? 'signal' : null;
   if (!kind) return wait;
   const def = (c.message ?? c.signal) as { id?: string; name?: string } | undefined;
   return { ...wait, catch: { kind, name: def?.name ?? def?.id, ref: def?.id } };

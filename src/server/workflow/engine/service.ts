@@ -440,9 +440,11 @@ export class WorkflowEngine {
         );
         if (running.length > 0) throw conflict('workflow.alreadyRunning');
       }
+      // activiti:initiator names the variable that holds the starting user's account (`${initiator}` in the model).
+      const { initiator } = await modelOf(step.tx, deployment.id);
       const id = await startInstance(step, deployment, {
         businessKey,
-        variables: input.variables ?? {},
+        variables: { ...(input.variables ?? {}), ...(initiator ? { [initiator]: caller.userAccount } : {}) },
         startedBy: caller.id,
       });
       await appendLog(step.tx, caller, {
@@ -502,6 +504,7 @@ export class WorkflowEngine {
         after: { result: input.result ?? null, variables: input.variables ?? {} },
       });
       if (rollback) return sendBack(step, caller, task, instance, rollback, input);
+      if (task.owner) return resolveDelegated(tx, caller, task, instance);
       // A task that did not pass (a review sent back) has done no step of the specimen.
       const specimenStep = (await modelOf(tx, instance.deploymentId)).userTasks.get(task.elementId)?.specimenStep;
       if (specimenStep && taskStep && (input.result || 'pass') === 'pass')
@@ -610,7 +613,8 @@ export class WorkflowEngine {
       businessKey: input.businessKey,
     });
     const instances = [...new Set(rows.map((r) => r.instanceId))];
-    if (instances.length === 0) throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
+    if (instances.length === 0)
+      throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
     const reached: string[] = [];
     for (const id of instances) {
       const hit = await this.inStep(async (step) => {
@@ -640,6 +644,84 @@ export class WorkflowEngine {
     return reached;
   }
 
+  /**
+   * Task administration (Activiti's unclaim, delegate, setAssignee): by an administrator or the task's
+   * owner (its assignee, or who delegated it), each logged and in the history. A task given to an
+   * account that does not exist is mended this way.
+   */
+  private async administer(
+    caller: Caller,
+    taskId: string,
+    event: string,
+    change: (tx: Queryable, task: store.TaskRow) => Promise<Record<string, unknown>>,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const found = await store.getTask(tx, taskId);
+      if (!found || found.orgId !== caller.orgId) throw notFound();
+      const task = (await store.lockTask(tx, taskId))!;
+      if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+      const owner = task.owner ?? task.assignee;
+      if (!caller.roles.includes('admin') && owner !== caller.userAccount) throw forbidden();
+      const after = await change(tx, task);
+      await store.addHistory(tx, {
+        instanceId: task.instanceId,
+        elementId: task.elementId,
+        elementType: TASK_TYPES[task.kind ?? 'user'],
+        event,
+        taskId: task.id,
+        userId: caller.id,
+        result: typeof after.assignee === 'string' ? after.assignee : null,
+      });
+      await appendLog(tx, caller, {
+        resource: 'workflowTask',
+        recordId: task.id,
+        action: event,
+        before: { assignee: task.assignee, owner: task.owner ?? null, candidateGroups: task.candidateGroups },
+        after,
+      });
+    });
+  }
+
+  /** Back to the pool of its candidates: no assignee. */
+  unclaim(caller: Caller, taskId: string) {
+    return this.administer(caller, taskId, 'unclaim', async (tx, task) => {
+      await tx.query('update workflow_task set assignee = null, owner = null, claimed_at = null where id = $1', [
+        task.id,
+      ]);
+      return { assignee: null };
+    });
+  }
+
+  /** Given to another account for now: their completion hands it back to the owner (Activiti's resolve). */
+  delegate(caller: Caller, taskId: string, account: string) {
+    return this.administer(caller, taskId, 'delegate', async (tx, task) => {
+      await mustHaveAccount(tx, caller.orgId, account);
+      const owner = task.owner ?? task.assignee ?? caller.userAccount;
+      await tx.query('update workflow_task set assignee = $2, owner = $3 where id = $1', [task.id, account, owner]);
+      return { assignee: account, owner };
+    });
+  }
+
+  /** Given for good to another account, or offered to a position instead. */
+  reassign(caller: Caller, taskId: string, to: { userAccount?: string | null; candidateGroup?: string | null }) {
+    return this.administer(caller, taskId, 'reassign', async (tx, task) => {
+      if (to.userAccount) {
+        await mustHaveAccount(tx, caller.orgId, to.userAccount);
+        await tx.query('update workflow_task set assignee = $2, owner = null, claimed_at = now() where id = $1', [
+          task.id,
+          to.userAccount,
+        ]);
+        return { assignee: to.userAccount };
+      }
+      if (!to.candidateGroup) throw badRequest('workflow.reassignTarget');
+      await tx.query(
+        `update workflow_task set assignee = null, owner = null, claimed_at = null, candidate_groups = $2, candidate_users = '{}' where id = $1`,
+        [task.id, [to.candidateGroup]],
+      );
+      return { assignee: null, candidateGroups: [to.candidateGroup] };
+    });
+  }
+
   async claim(caller: Caller, taskId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const task = await store.lockTask(tx, taskId);
@@ -661,6 +743,29 @@ export class WorkflowEngine {
       });
     });
   }
+}
+
+async function mustHaveAccount(db: Queryable, orgId: number, account: string) {
+  const found = await db.query('select 1 from app_user where org_id = $1 and user_account = $2', [orgId, account]);
+  if (found.length === 0) throw badRequest('workflow.noSuchAccount', { account });
+}
+
+/** A delegate's completion: the task goes back to its owner with the delegate's form values kept; the process does not move. */
+async function resolveDelegated(tx: Queryable, caller: Caller, task: store.TaskRow, instance: store.InstanceRow) {
+  await tx.query('update workflow_task set assignee = owner, owner = null where id = $1', [task.id]);
+  await tx.query('update process_instance set variables = $2 where id = $1', [
+    instance.id,
+    JSON.stringify(instance.variables),
+  ]);
+  await store.addHistory(tx, {
+    instanceId: instance.id,
+    elementId: task.elementId,
+    elementType: TASK_TYPES[task.kind ?? 'user'],
+    event: 'resolve',
+    taskId: task.id,
+    userId: caller.id,
+    result: task.owner,
+  });
 }
 
 /**
