@@ -521,3 +521,37 @@ describe('task administration and models from other tools', () => {
     expect(res.body.resultMessage).toContain('ev_notExec: the process is marked isExecutable="false"');
   });
 });
+
+describe('multi-instance', () => {
+  it('a looping sub-process stops when its completion condition holds', async () => {
+    const xml = processXml(
+      'ev_subLoop',
+      `<startEvent id="start"/>${flow('f1', 'start', 'sub')}
+       <subProcess id="sub"><multiInstanceLoopCharacteristics isSequential="true"><loopCardinality>4</loopCardinality>
+         <completionCondition>\${nrOfCompletedInstances == 3}</completionCondition></multiInstanceLoopCharacteristics>
+         <startEvent id="ss"/>${flow('s1', 'ss', 'cut')}<userTask id="cut" name="Cut section"/>${flow('s2', 'cut', 'se')}<endEvent id="se"/>
+       </subProcess>${flow('f2', 'sub', 'stain')}<userTask id="stain" name="Stain"/>${flow('f3', 'stain', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_subLoop');
+    for (let i = 0; i < 3; i++) {
+      const tasks = (await wf.instance(p)).tasks;
+      expect(tasks.map((t) => t.name)).toEqual(['Cut section']);
+      expect((await wf.complete(tasks[0]!)).body.resultCode).toBe(200);
+    }
+    expect(await wf.open(p)).toEqual(['Stain']);
+  });
+
+  it('the standard loopDataInputRef runs over the list variable it names', async () => {
+    const xml = processXml(
+      'ev_dataInput',
+      `<startEvent id="start"/>${flow('f1', 'start', 'read')}
+       <userTask id="read" name="Read" activiti:assignee="\${reader}"><multiInstanceLoopCharacteristics isSequential="false">
+         <loopDataInputRef>readers</loopDataInputRef><inputDataItem name="reader"/></multiInstanceLoopCharacteristics></userTask>
+       ${flow('f2', 'read', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_dataInput', { readers: ['admin', 'kermit'] });
+    expect((await wf.instance(p)).tasks.map((t) => t.assignee).sort()).toEqual(['admin', 'kermit']);
+  });
+});

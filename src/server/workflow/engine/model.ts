@@ -89,6 +89,7 @@ async function parse(key: string, xml: string, loops: Map<string, LoopDef>): Pro
   const ctx = await new BpmnModdle().fromXML(xml);
   // A recovered state finds its source by the definitions' id; bpmn-elements calls an unnamed one 'Def'.
   ctx.rootElement.id ??= 'Def';
+  dataInputs(ctx);
   for (const p of ctx.rootElement.rootElements ?? []) {
     if (p.$type !== 'bpmn:Process') continue;
     // Only the deployed key runs; Activiti treats a process without isExecutable as executable.
@@ -96,6 +97,26 @@ async function parse(key: string, xml: string, loops: Map<string, LoopDef>): Pro
     normalise(p, ctx, loops);
   }
   return ctx;
+}
+
+/**
+ * The standard form of a list loop (loopDataInputRef and inputDataItem) written as Activiti's
+ * collection and element variable: Activiti names a process variable in loopDataInputRef, which
+ * moddle leaves as an unresolved reference (or resolves to a data input or property of that id).
+ */
+function dataInputs(ctx: ModdleContext): void {
+  const refs = (ctx.references as { element: ModdleElement; property: string; id: string }[] | undefined) ?? [];
+  const named = new Map<ModdleElement, string>();
+  for (const r of refs) if (r.property === 'bpmn:loopDataInputRef') named.set(r.element, r.id);
+  for (const el of Object.values(ctx.elementsById)) {
+    const loop = el.loopCharacteristics as
+      (ModdleElement & { loopDataInputRef?: ModdleElement; inputDataItem?: ModdleElement }) | undefined;
+    if (!loop || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics' || attr(loop, 'collection')) continue;
+    const list = loop.loopDataInputRef ? (loop.loopDataInputRef.name ?? loop.loopDataInputRef.id) : named.get(loop);
+    if (!list) continue;
+    loop.$attrs!['activiti:collection'] = list;
+    loop.$attrs!['activiti:elementVariable'] = loop.inputDataItem?.name ?? loop.inputDataItem?.id ?? 'item';
+  }
 }
 
 function normalise(scope: ModdleElement, ctx: ModdleContext, loops: Map<string, LoopDef>): void {
