@@ -40,7 +40,7 @@ async function importInto(
   bpmn: Instance,
   xml: string,
 ): Promise<{ warnings: unknown[]; imported: Imported; laidOut: boolean }> {
-  const ready = await withLayout(xml);
+  const ready = await withLayout(xml, bpmn.get('moddle'));
   const { warnings } = await bpmn.importXML(ready.xml);
   const definitions = bpmn.getDefinitions() as { exporter?: string; rootElements?: unknown[] };
   if (!isForeign(definitions)) return { warnings, imported: OWN, laidOut: ready.laidOut };

@@ -13,10 +13,25 @@ export function hasLayout(xml: string): boolean {
   return /<(\w+:)?BPMNShape\b/.test(xml);
 }
 
-/** The XML ready for bpmn-js: as it is when it has a layout, else with one generated. */
-export async function withLayout(xml: string): Promise<{ xml: string; laidOut: boolean }> {
+interface Moddle {
+  fromXML(xml: string): Promise<{ rootElement: { rootElements?: Linked[] } }>;
+  toXML(element: unknown): Promise<{ xml: string }>;
+}
+
+/**
+ * The XML ready for bpmn-js: as it is when it has a layout, else with one generated. The layout
+ * follows each element's outgoing flows, so links a file left out are written in first (with the
+ * diagram's own moddle, when given) and the flow reads left to right as drawn by hand.
+ */
+export async function withLayout(xml: string, moddle?: Moddle): Promise<{ xml: string; laidOut: boolean }> {
   if (!xml.trim() || hasLayout(xml)) return { xml, laidOut: false };
-  return { xml: await layoutProcess(xml), laidOut: true };
+  let linked = xml;
+  if (moddle) {
+    const { rootElement } = await moddle.fromXML(xml);
+    for (const root of rootElement.rootElements ?? []) linkFlows(root);
+    linked = (await moddle.toXML(rootElement)).xml;
+  }
+  return { xml: await layoutProcess(linked), laidOut: true };
 }
 
 /** A model some other tool wrote (its exporter is not ours, and it has content). */
