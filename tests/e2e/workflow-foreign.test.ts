@@ -63,7 +63,7 @@ describe('models from elsewhere', () => {
     await page.locator('[data-testid="lint-ok"]').waitFor();
     // The palette speaks Chinese by default.
     expect(
-      await designer(page).locator('.djs-palette .entry[data-action="create.start-event"]').getAttribute('title'),
+      await designer(page).locator('.djs-palette .entry[data-action="create.start-event"]').getAttribute('aria-label'),
     ).toBe('创建开始事件');
 
     await button(designer(page), '确定').click();

@@ -37,6 +37,9 @@ interface From {
   previousElementId: string | null;
 }
 
+/** Due timers fired at once by one server process. */
+const TIMER_WORKERS = 4;
+
 const TASK_TYPES = { user: 'UserTask', manual: 'ManualTask', receive: 'ReceiveTask' } as const;
 
 const RESULTS = ['pass', 'unpass', 'rollback_last', 'rollback_start', 'rollback_define'] as const;
@@ -572,26 +575,32 @@ export class WorkflowEngine {
    */
   async fireDueTimers(limit = 100): Promise<number> {
     let fired = 0;
-    for (const due of await dueTimers(this.db, limit)) {
-      const done = await this.inStep(async (step) => {
-        const instance = await store.lockRunningInstance(step.tx, due.instanceId);
-        if (!instance) return false;
-        const [timer] = await stillDue(step.tx, due.instanceId, due.executionId);
-        if (!timer) return false;
-        await store.addHistory(step.tx, { instanceId: instance.id, elementId: timer.elementId, event: 'timer' });
-        // Cancelling a timer's definition completes it: what bpmn-engine offers to fire a timer now.
-        await advance(step, instance, (execution) =>
-          execution.cancelActivity({ id: timer.elementId, executionId: timer.fireExecutionId ?? undefined }),
-        );
-        return true;
-      }).catch((e: unknown) => {
-        // A timer whose step fails (a condition that cannot be evaluated) stays due; the others go on.
-        this.onTimerError?.(due, e);
-        return false;
-      });
-      if (done) fired++;
-    }
+    const page = await dueTimers(this.db, limit);
+    // A few instances at once: each step waits mostly on the database, and each holds only its own instance.
+    const worker = async () => {
+      for (let due = page.shift(); due; due = page.shift()) if (await this.fireOne(due)) fired++;
+    };
+    await Promise.all(Array.from({ length: TIMER_WORKERS }, worker));
     return fired;
+  }
+
+  private async fireOne(due: CatchRow): Promise<boolean> {
+    return await this.inStep(async (step) => {
+      const instance = await store.lockRunningInstance(step.tx, due.instanceId);
+      if (!instance) return false;
+      const [timer] = await stillDue(step.tx, due.instanceId, due.executionId);
+      if (!timer) return false;
+      await store.addHistory(step.tx, { instanceId: instance.id, elementId: timer.elementId, event: 'timer' });
+      // Cancelling a timer's definition completes it: what bpmn-engine offers to fire a timer now.
+      await advance(step, instance, (execution) =>
+        execution.cancelActivity({ id: timer.elementId, executionId: timer.fireExecutionId ?? undefined }),
+      );
+      return true;
+    }).catch((e: unknown) => {
+      // A timer whose step fails (a condition that cannot be evaluated) stays due; the others go on.
+      this.onTimerError?.(due, e);
+      return false;
+    });
   }
 
   /** Where the poller reports a timer whose step failed (the routes log it). */
