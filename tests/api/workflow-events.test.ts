@@ -369,3 +369,189 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two server processes', () => {
     }
   }, 90_000);
 });
+
+describe('manual and receive tasks', () => {
+  it('are opened as tasks a person confirms, and the process goes on when they do', async () => {
+    const xml = processXml(
+      'ev_manual',
+      `<startEvent id="start"/>${flow('f1', 'start', 'carry')}<manualTask id="carry" name="Carry the tray"/>
+       ${flow('f2', 'carry', 'receive')}<receiveTask id="receive" name="Tray received"/>${flow('f3', 'receive', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_manual');
+    const [carry] = (await wf.instance(p)).tasks;
+    expect(carry).toMatchObject({ name: 'Carry the tray', kind: 'manual' });
+    expect((await wf.complete(carry!)).body.resultCode).toBe(200);
+    const [receive] = (await wf.instance(p)).tasks;
+    expect(receive).toMatchObject({ name: 'Tray received', kind: 'receive' });
+    expect((await wf.complete(receive!)).body.resultCode).toBe(200);
+    expect((await wf.instance(p)).status).toBe('completed');
+  });
+});
+
+describe('task administration and models from other tools', () => {
+  const PASSWORD = 'Muppet#2026x';
+  let histology = 0;
+  const as = async (account: string) => {
+    const { api, tokenFor } = await import('../support/client');
+    return api(server.url, await tokenFor(server.url, account, PASSWORD), 'en-US');
+  };
+  beforeAll(async () => {
+    const admin = await wf.admin();
+    const role = await admin.post<{ id: number }>('/api/resources/role', { name: 'histology', code: 'editor' });
+    expect(role.body.resultCode, role.body.resultMessage).toBe(200);
+    histology = role.body.resultObject.id;
+    for (const userAccount of ['kermit', 'fozzie']) {
+      const res = await admin.post('/api/user', {
+        userAccount,
+        userName: userAccount,
+        password: PASSWORD,
+        roleIds: [histology],
+      });
+      expect(res.body.resultCode, res.body.resultMessage).toBe(200);
+    }
+  });
+
+  it('a task for an account that does not exist is deployed with a warning and can be reassigned, delegated and handed back', async () => {
+    const xml = processXml(
+      'ev_nobody',
+      `<startEvent id="start"/>${flow('f1', 'start', 'sign')}<userTask id="sign" name="Sign" activiti:assignee="drbunsen"/>
+       ${flow('f2', 'sign', 'file')}<userTask id="file" name="File"/>${flow('f3', 'file', 'end')}<endEvent id="end"/>`,
+    );
+    const deployed = await wf.tryDeploy(xml);
+    expect(deployed.body.resultCode, deployed.body.resultMessage).toBe(200);
+    expect((deployed.body.resultObject as { warnings: string[] }).warnings).toEqual([
+      'sign: the assignee "drbunsen" has no account here; its tasks wait until reassigned',
+    ]);
+    const p = await wf.start('ev_nobody');
+    const [sign] = (await wf.instance(p)).tasks;
+    const admin = await wf.admin();
+    const unknown = await admin.post(`/api/workflow/task/${sign!.id}/reassign`, { userAccount: 'nobody' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.resultMessage).toBe('There is no account "nobody" in this organisation');
+    // Someone who neither owns the task nor administers may not move it.
+    const kermit = await as('kermit');
+    expect((await kermit.post(`/api/workflow/task/${sign!.id}/reassign`, { userAccount: 'kermit' })).status).toBe(403);
+
+    const moved = await admin.post(`/api/workflow/task/${sign!.id}/reassign`, { userAccount: 'kermit' });
+    expect(moved.body.resultCode, moved.body.resultMessage).toBe(200);
+    const mine = (await kermit.get<{ id: string }[]>('/api/workflow/task/todo')).body.resultObject;
+    expect(mine.map((t) => t.id)).toEqual([sign!.id]);
+
+    // Kermit, now the owner, delegates; Fozzie's completion hands it back to Kermit, the process waits.
+    expect(
+      (await kermit.post(`/api/workflow/task/${sign!.id}/delegate`, { userAccount: 'fozzie' })).body.resultCode,
+    ).toBe(200);
+    const fozzie = await as('fozzie');
+    expect((await kermit.post(`/api/workflow/task/${sign!.id}/complete`, {})).status).toBe(403);
+    const resolved = await fozzie.post(`/api/workflow/task/${sign!.id}/complete`, {});
+    expect(resolved.body.resultMessage).toBe('Done; the task is back with its owner');
+    expect((await wf.instance(p)).tasks).toMatchObject([{ name: 'Sign', assignee: 'kermit', owner: null }]);
+    expect((await kermit.post(`/api/workflow/task/${sign!.id}/complete`, {})).body.resultCode).toBe(200);
+    expect(await wf.open(p)).toEqual(['File']);
+    const events = (await wf.history(p)).history.filter((h) => h.elementId === 'sign').map((h) => h.event);
+    expect(events).toEqual(['start', 'reassign', 'delegate', 'resolve', 'complete', 'end']);
+  });
+
+  it('a claimed task is released back to its position, or offered to another position', async () => {
+    const xml = processXml(
+      'ev_pool',
+      `<startEvent id="start"/>${flow('f1', 'start', 'cut')}<userTask id="cut" name="Cut" activiti:candidateGroups="histology"/>
+       ${flow('f2', 'cut', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_pool');
+    const [cut] = (await wf.instance(p)).tasks;
+    const kermit = await as('kermit');
+    const fozzie = await as('fozzie');
+    expect((await kermit.post(`/api/workflow/task/${cut!.id}/claim`)).body.resultCode).toBe(200);
+    expect((await fozzie.get<unknown[]>('/api/workflow/task/todo?processKey=ev_pool')).body.resultObject).toEqual([]);
+    expect((await fozzie.post(`/api/workflow/task/${cut!.id}/unclaim`)).status).toBe(403);
+    expect((await kermit.post(`/api/workflow/task/${cut!.id}/unclaim`)).body.resultCode).toBe(200);
+    expect((await fozzie.get<unknown[]>('/api/workflow/task/todo?processKey=ev_pool')).body.resultObject).toHaveLength(
+      1,
+    );
+    const admin = await wf.admin();
+    expect(
+      (await admin.post(`/api/workflow/task/${cut!.id}/reassign`, { candidateGroup: 'pathologists' })).body.resultCode,
+    ).toBe(200);
+    expect((await fozzie.get<unknown[]>('/api/workflow/task/todo?processKey=ev_pool')).body.resultObject).toEqual([]);
+    expect((await wf.instance(p)).tasks[0]!.candidateGroups).toEqual(['pathologists']);
+  });
+
+  it('reads Camunda assignees, standard potential owners and the initiator, and says what it left out', async () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:camunda="http://camunda.org/schema/1.0/bpmn" targetNamespace="x">
+  <process id="ev_camunda" isExecutable="true">
+    <startEvent id="start" camunda:initiator="starter"/>${flow('f1', 'start', 'stain')}
+    <userTask id="stain" name="Stain" camunda:assignee="kermit" camunda:asyncBefore="true"/>${flow('f2', 'stain', 'read')}
+    <userTask id="read" name="Read"><potentialOwner><resourceAssignmentExpression><formalExpression>group(histology)</formalExpression></resourceAssignmentExpression></potentialOwner></userTask>
+    ${flow('f3', 'read', 'report')}<userTask id="report" name="Report" camunda:assignee="\${starter}"/>${flow('f4', 'report', 'end')}
+    <endEvent id="end"/>
+  </process>
+</definitions>`;
+    const deployed = await wf.tryDeploy(xml);
+    expect(deployed.body.resultCode, deployed.body.resultMessage).toBe(200);
+    expect((deployed.body.resultObject as { warnings: string[] }).warnings).toEqual([
+      "start: camunda:initiator read as Activiti's",
+      "stain: camunda:assignee read as Activiti's",
+      'stain: camunda:asyncBefore not run by this engine, left out',
+      "read: potentialOwner read as Activiti's",
+      "report: camunda:assignee read as Activiti's",
+    ]);
+    const p = await wf.start('ev_camunda');
+    expect((await wf.instance(p)).tasks).toMatchObject([{ name: 'Stain', assignee: 'kermit' }]);
+    const kermit = await as('kermit');
+    const [stain] = (await wf.instance(p)).tasks;
+    expect((await kermit.post(`/api/workflow/task/${stain!.id}/complete`, {})).body.resultCode).toBe(200);
+    expect((await wf.instance(p)).tasks).toMatchObject([{ name: 'Read', candidateGroups: ['histology'] }]);
+    const [read] = (await wf.instance(p)).tasks;
+    expect((await (await as('fozzie')).post(`/api/workflow/task/${read!.id}/complete`, {})).body.resultCode).toBe(200);
+    // The starting user (admin) is the report's assignee through ${starter}.
+    expect((await wf.instance(p)).tasks).toMatchObject([{ name: 'Report', assignee: 'admin' }]);
+  });
+
+  it('refuses a process marked not executable, saying so', async () => {
+    const xml = processXml(
+      'ev_notExec',
+      `<startEvent id="start"/>${flow('f1', 'start', 'end')}<endEvent id="end"/>`,
+    ).replace('isExecutable="true"', 'isExecutable="false"');
+    const res = await wf.tryDeploy(xml);
+    expect(res.body.resultCode).toBe(400);
+    expect(res.body.resultMessage).toContain('ev_notExec: the process is marked isExecutable="false"');
+  });
+});
+
+describe('multi-instance', () => {
+  it('a looping sub-process stops when its completion condition holds', async () => {
+    const xml = processXml(
+      'ev_subLoop',
+      `<startEvent id="start"/>${flow('f1', 'start', 'sub')}
+       <subProcess id="sub"><multiInstanceLoopCharacteristics isSequential="true"><loopCardinality>4</loopCardinality>
+         <completionCondition>\${nrOfCompletedInstances == 3}</completionCondition></multiInstanceLoopCharacteristics>
+         <startEvent id="ss"/>${flow('s1', 'ss', 'cut')}<userTask id="cut" name="Cut section"/>${flow('s2', 'cut', 'se')}<endEvent id="se"/>
+       </subProcess>${flow('f2', 'sub', 'stain')}<userTask id="stain" name="Stain"/>${flow('f3', 'stain', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_subLoop');
+    for (let i = 0; i < 3; i++) {
+      const tasks = (await wf.instance(p)).tasks;
+      expect(tasks.map((t) => t.name)).toEqual(['Cut section']);
+      expect((await wf.complete(tasks[0]!)).body.resultCode).toBe(200);
+    }
+    expect(await wf.open(p)).toEqual(['Stain']);
+  });
+
+  it('the standard loopDataInputRef runs over the list variable it names', async () => {
+    const xml = processXml(
+      'ev_dataInput',
+      `<startEvent id="start"/>${flow('f1', 'start', 'read')}
+       <userTask id="read" name="Read" activiti:assignee="\${reader}"><multiInstanceLoopCharacteristics isSequential="false">
+         <loopDataInputRef>readers</loopDataInputRef><inputDataItem name="reader"/></multiInstanceLoopCharacteristics></userTask>
+       ${flow('f2', 'read', 'end')}<endEvent id="end"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_dataInput', { readers: ['admin', 'kermit'] });
+    expect((await wf.instance(p)).tasks.map((t) => t.assignee).sort()).toEqual(['admin', 'kermit']);
+  });
+});

@@ -7,6 +7,8 @@ import { i18n } from '../i18n';
  */
 const EN = {
   未同步: 'Not synced',
+  导入文件: 'Import file',
+  已为没有布局的模型自动生成布局: 'The model had no layout; one was generated',
   已同步: 'Synced',
   已更新: 'Updated',
   查询失败: 'Query failed',

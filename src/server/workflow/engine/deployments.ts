@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Database, Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
 import { badRequest } from '../../kernel/http/envelope.js';
-import { modelProblems, readModel } from './validate.js';
+import { attr, modelProblems, readModel } from './validate.js';
+import { dialectNotes, literalAssignees } from './dialects.js';
 
 /**
  * Deploying a model: the diagram is checked (bpmnlint and our rules, validate.ts) and kept as an
@@ -23,9 +24,14 @@ export interface DeployInput {
 export async function deployProcess(
   db: Database,
   input: DeployInput,
-): Promise<{ deploymentId: string; version: number }> {
-  const problems = await modelProblems(await readModel(input.xml), input.key, input.specimenSteps);
+): Promise<{ deploymentId: string; version: number; warnings: string[] }> {
+  const definitions = await readModel(input.xml);
+  const problems = await modelProblems(definitions, input.key, input.specimenSteps);
   if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join('; ') });
+  const warnings = [
+    ...dialectNotes(definitions, input.key),
+    ...(await missingAssignees(db, input.orgId, definitions, input.key)),
+  ];
   return db.transaction(async (tx) => {
     // Two deploys of one key at once would otherwise both read the same max(version).
     await tx.query('select pg_advisory_xact_lock(hashtext($1), $2)', [`process_deployment:${input.key}`, input.orgId]);
@@ -40,8 +46,33 @@ export async function deployProcess(
       'insert into process_deployment (id, model_id, key, name, version, xml, org_id, deployed_by) values ($1, $2, $3, $4, $5, $6, $7, $8)',
       [deploymentId, input.modelId, input.key, input.name, version, input.xml, input.orgId, input.deployedBy],
     );
-    return { deploymentId, version };
+    return { deploymentId, version, warnings };
   });
+}
+
+/**
+ * A task given to an account the organisation does not have would wait for no one: deployed, but
+ * named in a warning; its tasks can be reassigned (task administration).
+ */
+async function missingAssignees(
+  db: Queryable,
+  orgId: number,
+  definitions: Parameters<typeof dialectNotes>[0],
+  key: string,
+) {
+  const named = literalAssignees(definitions, key, (el) => attr(el, 'assignee'));
+  if (named.length === 0) return [];
+  const known = new Set(
+    (
+      await db.query<{ account: string }>(
+        'select user_account as account from app_user where org_id = $1 and user_account = any($2::text[])',
+        [orgId, named.map((n) => n.assignee)],
+      )
+    ).map((r) => r.account),
+  );
+  return named
+    .filter((n) => !known.has(n.assignee))
+    .map((n) => `${n.id}: the assignee "${n.assignee}" has no account here; its tasks wait until reassigned`);
 }
 
 /** A deployment as instances refer to it; its XML is read only when a model is prepared or traced. */

@@ -3,6 +3,7 @@ import { Engine } from 'bpmn-engine';
 import { InclusiveGateway } from './inclusiveGateway.js';
 import { splitList } from '../../../shared/workflow/labRules.js';
 import { attr, type ModdleElement } from './validate.js';
+import { standardPeople } from './dialects.js';
 
 /**
  * A deployment made ready for bpmn-engine, once per process: Activiti files rarely say
@@ -65,6 +66,8 @@ export interface PreparedModel {
   userTasks: Map<string, UserTaskDef>;
   /** Loops over a list, by element id. */
   loops: Map<string, LoopDef>;
+  /** The variable a start event's activiti:initiator names: the starting user's account goes there. */
+  initiator: string | undefined;
 }
 
 const cache = new Map<string, Promise<PreparedModel>>();
@@ -86,6 +89,7 @@ async function parse(key: string, xml: string, loops: Map<string, LoopDef>): Pro
   const ctx = await new BpmnModdle().fromXML(xml);
   // A recovered state finds its source by the definitions' id; bpmn-elements calls an unnamed one 'Def'.
   ctx.rootElement.id ??= 'Def';
+  dataInputs(ctx);
   for (const p of ctx.rootElement.rootElements ?? []) {
     if (p.$type !== 'bpmn:Process') continue;
     // Only the deployed key runs; Activiti treats a process without isExecutable as executable.
@@ -93,6 +97,26 @@ async function parse(key: string, xml: string, loops: Map<string, LoopDef>): Pro
     normalise(p, ctx, loops);
   }
   return ctx;
+}
+
+/**
+ * The standard form of a list loop (loopDataInputRef and inputDataItem) written as Activiti's
+ * collection and element variable: Activiti names a process variable in loopDataInputRef, which
+ * moddle leaves as an unresolved reference (or resolves to a data input or property of that id).
+ */
+function dataInputs(ctx: ModdleContext): void {
+  const refs = (ctx.references as { element: ModdleElement; property: string; id: string }[] | undefined) ?? [];
+  const named = new Map<ModdleElement, string>();
+  for (const r of refs) if (r.property === 'bpmn:loopDataInputRef') named.set(r.element, r.id);
+  for (const el of Object.values(ctx.elementsById)) {
+    const loop = el.loopCharacteristics as
+      (ModdleElement & { loopDataInputRef?: ModdleElement; inputDataItem?: ModdleElement }) | undefined;
+    if (!loop || loop.$type !== 'bpmn:MultiInstanceLoopCharacteristics' || attr(loop, 'collection')) continue;
+    const list = loop.loopDataInputRef ? (loop.loopDataInputRef.name ?? loop.loopDataInputRef.id) : named.get(loop);
+    if (!list) continue;
+    loop.$attrs!['activiti:collection'] = list;
+    loop.$attrs!['activiti:elementVariable'] = loop.inputDataItem?.name ?? loop.inputDataItem?.id ?? 'item';
+  }
 }
 
 function normalise(scope: ModdleElement, ctx: ModdleContext, loops: Map<string, LoopDef>): void {
@@ -170,18 +194,23 @@ async function build(key: string, xml: string): Promise<PreparedModel> {
   for (const el of elements.values()) {
     const kind = TASK_KINDS[el.$type];
     if (!kind || !el.id) continue;
+    const people = standardPeople(el);
     userTasks.set(el.id, {
       id: el.id,
       name: el.name,
       formKey: attr(el, 'formKey'),
-      candidateGroups: splitList(attr(el, 'candidateGroups')),
-      candidateUsers: splitList(attr(el, 'candidateUsers')),
+      candidateGroups: [...splitList(attr(el, 'candidateGroups')), ...people.candidateGroups],
+      candidateUsers: [...splitList(attr(el, 'candidateUsers')), ...people.candidateUsers],
       assignee:
-        attr(el, 'assignee') ?? (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
+        attr(el, 'assignee') ??
+        people.assignee ??
+        (loops.get(el.id)?.members ? `\${${loops.get(el.id)!.elementVariable}}` : undefined),
       priority: attr(el, 'priority'),
       specimenStep: attr(el, 'specimenStep'),
       kind,
     });
   }
-  return { key, context, elements, userTasks, loops };
+  const starts = [...elements.values()].filter((el) => el.$type === 'bpmn:StartEvent');
+  const initiator = starts.map((el) => attr(el, 'initiator')?.trim()).find(Boolean);
+  return { key, context, elements, userTasks, loops, initiator };
 }

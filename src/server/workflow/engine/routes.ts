@@ -34,6 +34,8 @@ const completeBody = {
   },
 } as const;
 
+const account = { type: 'string', minLength: 1, maxLength: 100 } as const;
+
 const deliverBody = {
   type: 'object',
   required: ['name'],
@@ -98,21 +100,17 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
         businessKey?: string | null;
         variables?: Record<string, unknown>;
       };
-    }>(
-      `/api/workflow/${kind}`,
-      { schema: { body: deliverBody } },
-      async (request) => {
-        const actor = actorOf(request);
-        if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
-        const { name, processInstanceId, businessKey, variables } = request.body;
-        const reached = await engine.deliver(actor, kind, name, {
-          processInstanceId: kind === 'message' ? processInstanceId : null,
-          businessKey: kind === 'message' ? businessKey : null,
-          variables,
-        });
-        return okMessage(request, 'workflow.delivered', { processInstanceIds: reached });
-      },
-    );
+    }>(`/api/workflow/${kind}`, { schema: { body: deliverBody } }, async (request) => {
+      const actor = actorOf(request);
+      if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
+      const { name, processInstanceId, businessKey, variables } = request.body;
+      const reached = await engine.deliver(actor, kind, name, {
+        processInstanceId: kind === 'message' ? processInstanceId : null,
+        businessKey: kind === 'message' ? businessKey : null,
+        variables,
+      });
+      return okMessage(request, 'workflow.delivered', { processInstanceIds: reached });
+    });
 
   app.post<{
     Body: {
@@ -195,6 +193,39 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     return okMessage(request, 'workflow.claimed', null);
   });
 
+  app.post<{ Params: { taskId: string } }>('/api/workflow/task/:taskId/unclaim', async (request) => {
+    await engine.unclaim(actorOf(request), request.params.taskId);
+    return okMessage(request, 'workflow.unclaimed', null);
+  });
+
+  app.post<{ Params: { taskId: string }; Body: { userAccount: string } }>(
+    '/api/workflow/task/:taskId/delegate',
+    { schema: { body: { type: 'object', required: ['userAccount'], properties: { userAccount: account } } } },
+    async (request) => {
+      await engine.delegate(actorOf(request), request.params.taskId, request.body.userAccount);
+      return okMessage(request, 'workflow.delegated', null);
+    },
+  );
+
+  app.post<{ Params: { taskId: string }; Body: { userAccount?: string | null; candidateGroup?: string | null } }>(
+    '/api/workflow/task/:taskId/reassign',
+    {
+      schema: {
+        body: {
+          type: 'object',
+          properties: {
+            userAccount: { ...account, type: ['string', 'null'] },
+            candidateGroup: { type: ['string', 'null'], maxLength: 100 },
+          },
+        },
+      },
+    },
+    async (request) => {
+      await engine.reassign(actorOf(request), request.params.taskId, request.body);
+      return okMessage(request, 'workflow.reassigned', null);
+    },
+  );
+
   app.post<{ Params: { taskId: string }; Body: CompleteBody }>(
     '/api/workflow/task/:taskId/complete',
     { schema: { body: completeBody } },
@@ -208,6 +239,8 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       const task = await getTask(db, request.params.taskId);
       const step = specimenTaskStep(ctx, callerOf(request));
       await engine.complete(actorOf(request), request.params.taskId, input, request.locale, step);
+      // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
+      if (task?.owner && !input.result?.startsWith('rollback_')) return okMessage(request, 'workflow.resolved', null);
       if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
       return okMessage(
         request,

@@ -26,6 +26,8 @@ export interface Runtime {
    * in Activiti: bpmn-elements asks for it again at every recovery, when variables or staff may differ.
    */
   collections?: Record<string, unknown[]>;
+  /** Iterations of sub-process loops already counted as completed (their execution ids). */
+  counted?: string[];
 }
 
 /** What a step reads besides the saved state: the instance's variables and counters, and the staff its loops may need. */
@@ -145,6 +147,27 @@ function listOf(loop: LoopDef, id: string, scope: Scope): unknown[] {
   throw new ExpressionError(`the collection gives ${JSON.stringify(value)}, not a list`, loop.collection);
 }
 
+/**
+ * A loop of anything but user tasks (a sub-process) has no completion of ours to count: the engine
+ * asks its completion condition once as each iteration ends, which is counted here, once per iteration.
+ */
+function countIteration(
+  model: PreparedModel,
+  text: string,
+  content: Record<string, unknown> | undefined,
+  runtime: Runtime,
+) {
+  if (!content?.isMultiInstance || content.isRootScope || model.userTasks.has(String(content.id))) return;
+  const loop = model.elements.get(String(content.id))?.loopCharacteristics;
+  if (loop?.completionCondition?.body?.trim() !== text.trim()) return;
+  const executionId = String(content.executionId ?? '');
+  if (runtime.counted?.includes(executionId)) return;
+  const index = Number(content.index);
+  const root = executionId.slice(0, executionId.length - `_${index}`.length);
+  runtime.counted = [...(runtime.counted ?? []), executionId];
+  runtime.completed[root] = (runtime.completed[root] ?? 0) + 1;
+}
+
 function expressionsFor(model: PreparedModel, scope: Scope) {
   const { variables, runtime } = scope;
   return {
@@ -161,6 +184,7 @@ function expressionsFor(model: PreparedModel, scope: Scope) {
         runtime.collections = { ...runtime.collections, [root]: list };
         return list;
       }
+      countIteration(model, text, content, runtime);
       return evaluate(text, { ...variables, ...loopVariables(model, content, runtime) });
     },
   };
@@ -256,7 +280,9 @@ function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wai
   listener.on('wait', (api: ApiLike) => waits.set(api.executionId, withCatch(waitOf(model, api), api)));
   listener.on('activity.timer', (api: ApiLike) => {
     const parent = (api.content.parent as { executionId?: string } | undefined)?.executionId ?? api.executionId;
-    const due = api.content.expireAt ? new Date(api.content.expireAt as string).toISOString() : new Date().toISOString();
+    const due = api.content.expireAt
+      ? new Date(api.content.expireAt as string).toISOString()
+      : new Date().toISOString();
     const wait = { ...waitOf(model, api), executionId: parent, type: 'bpmn:TimerEventDefinition' };
     waits.set(parent, { ...wait, catch: { kind: 'timer', due, fireExecutionId: api.executionId } });
   });
@@ -268,7 +294,8 @@ function listenForWaits(model: PreparedModel, listener: EventEmitter): () => Wai
 /** A message or signal catch says which one it waits for; a user task's wait carries none. */
 function withCatch(wait: Wait, api: ApiLike): Wait {
   const c = api.content;
-  const kind = c.type === 'bpmn:MessageEventDefinition' ? 'message' : c.type === 'bpmn:SignalEventDefinition' ? 'signal' : null;
+  const kind =
+    c.type === 'bpmn:MessageEventDefinition' ? 'message' : c.type === 'bpmn:SignalEventDefinition' ? 'signal' : null;
   if (!kind) return wait;
   const def = (c.message ?? c.signal) as { id?: string; name?: string } | undefined;
   return { ...wait, catch: { kind, name: def?.name ?? def?.id, ref: def?.id } };

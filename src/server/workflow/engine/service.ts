@@ -37,6 +37,9 @@ interface From {
   previousElementId: string | null;
 }
 
+/** Due timers fired at once by one server process. */
+const TIMER_WORKERS = 4;
+
 const TASK_TYPES = { user: 'UserTask', manual: 'ManualTask', receive: 'ReceiveTask' } as const;
 
 const RESULTS = ['pass', 'unpass', 'rollback_last', 'rollback_start', 'rollback_define'] as const;
@@ -440,9 +443,11 @@ export class WorkflowEngine {
         );
         if (running.length > 0) throw conflict('workflow.alreadyRunning');
       }
+      // activiti:initiator names the variable that holds the starting user's account (`${initiator}` in the model).
+      const { initiator } = await modelOf(step.tx, deployment.id);
       const id = await startInstance(step, deployment, {
         businessKey,
-        variables: input.variables ?? {},
+        variables: { ...(input.variables ?? {}), ...(initiator ? { [initiator]: caller.userAccount } : {}) },
         startedBy: caller.id,
       });
       await appendLog(step.tx, caller, {
@@ -502,6 +507,7 @@ export class WorkflowEngine {
         after: { result: input.result ?? null, variables: input.variables ?? {} },
       });
       if (rollback) return sendBack(step, caller, task, instance, rollback, input);
+      if (task.owner) return resolveDelegated(tx, caller, task, instance);
       // A task that did not pass (a review sent back) has done no step of the specimen.
       const specimenStep = (await modelOf(tx, instance.deploymentId)).userTasks.get(task.elementId)?.specimenStep;
       if (specimenStep && taskStep && (input.result || 'pass') === 'pass')
@@ -569,26 +575,32 @@ export class WorkflowEngine {
    */
   async fireDueTimers(limit = 100): Promise<number> {
     let fired = 0;
-    for (const due of await dueTimers(this.db, limit)) {
-      const done = await this.inStep(async (step) => {
-        const instance = await store.lockRunningInstance(step.tx, due.instanceId);
-        if (!instance) return false;
-        const [timer] = await stillDue(step.tx, due.instanceId, due.executionId);
-        if (!timer) return false;
-        await store.addHistory(step.tx, { instanceId: instance.id, elementId: timer.elementId, event: 'timer' });
-        // Cancelling a timer's definition completes it: what bpmn-engine offers to fire a timer now.
-        await advance(step, instance, (execution) =>
-          execution.cancelActivity({ id: timer.elementId, executionId: timer.fireExecutionId ?? undefined }),
-        );
-        return true;
-      }).catch((e: unknown) => {
-        // A timer whose step fails (a condition that cannot be evaluated) stays due; the others go on.
-        this.onTimerError?.(due, e);
-        return false;
-      });
-      if (done) fired++;
-    }
+    const page = await dueTimers(this.db, limit);
+    // A few instances at once: each step waits mostly on the database, and each holds only its own instance.
+    const worker = async () => {
+      for (let due = page.shift(); due; due = page.shift()) if (await this.fireOne(due)) fired++;
+    };
+    await Promise.all(Array.from({ length: TIMER_WORKERS }, worker));
     return fired;
+  }
+
+  private async fireOne(due: CatchRow): Promise<boolean> {
+    return await this.inStep(async (step) => {
+      const instance = await store.lockRunningInstance(step.tx, due.instanceId);
+      if (!instance) return false;
+      const [timer] = await stillDue(step.tx, due.instanceId, due.executionId);
+      if (!timer) return false;
+      await store.addHistory(step.tx, { instanceId: instance.id, elementId: timer.elementId, event: 'timer' });
+      // Cancelling a timer's definition completes it: what bpmn-engine offers to fire a timer now.
+      await advance(step, instance, (execution) =>
+        execution.cancelActivity({ id: timer.elementId, executionId: timer.fireExecutionId ?? undefined }),
+      );
+      return true;
+    }).catch((e: unknown) => {
+      // A timer whose step fails (a condition that cannot be evaluated) stays due; the others go on.
+      this.onTimerError?.(due, e);
+      return false;
+    });
   }
 
   /** Where the poller reports a timer whose step failed (the routes log it). */
@@ -610,7 +622,8 @@ export class WorkflowEngine {
       businessKey: input.businessKey,
     });
     const instances = [...new Set(rows.map((r) => r.instanceId))];
-    if (instances.length === 0) throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
+    if (instances.length === 0)
+      throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
     const reached: string[] = [];
     for (const id of instances) {
       const hit = await this.inStep(async (step) => {
@@ -640,6 +653,84 @@ export class WorkflowEngine {
     return reached;
   }
 
+  /**
+   * Task administration (Activiti's unclaim, delegate, setAssignee): by an administrator or the task's
+   * owner (its assignee, or who delegated it), each logged and in the history. A task given to an
+   * account that does not exist is mended this way.
+   */
+  private async administer(
+    caller: Caller,
+    taskId: string,
+    event: string,
+    change: (tx: Queryable, task: store.TaskRow) => Promise<Record<string, unknown>>,
+  ): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const found = await store.getTask(tx, taskId);
+      if (!found || found.orgId !== caller.orgId) throw notFound();
+      const task = (await store.lockTask(tx, taskId))!;
+      if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+      const owner = task.owner ?? task.assignee;
+      if (!caller.roles.includes('admin') && owner !== caller.userAccount) throw forbidden();
+      const after = await change(tx, task);
+      await store.addHistory(tx, {
+        instanceId: task.instanceId,
+        elementId: task.elementId,
+        elementType: TASK_TYPES[task.kind ?? 'user'],
+        event,
+        taskId: task.id,
+        userId: caller.id,
+        result: typeof after.assignee === 'string' ? after.assignee : null,
+      });
+      await appendLog(tx, caller, {
+        resource: 'workflowTask',
+        recordId: task.id,
+        action: event,
+        before: { assignee: task.assignee, owner: task.owner ?? null, candidateGroups: task.candidateGroups },
+        after,
+      });
+    });
+  }
+
+  /** Back to the pool of its candidates: no assignee. */
+  unclaim(caller: Caller, taskId: string) {
+    return this.administer(caller, taskId, 'unclaim', async (tx, task) => {
+      await tx.query('update workflow_task set assignee = null, owner = null, claimed_at = null where id = $1', [
+        task.id,
+      ]);
+      return { assignee: null };
+    });
+  }
+
+  /** Given to another account for now: their completion hands it back to the owner (Activiti's resolve). */
+  delegate(caller: Caller, taskId: string, account: string) {
+    return this.administer(caller, taskId, 'delegate', async (tx, task) => {
+      await mustHaveAccount(tx, caller.orgId, account);
+      const owner = task.owner ?? task.assignee ?? caller.userAccount;
+      await tx.query('update workflow_task set assignee = $2, owner = $3 where id = $1', [task.id, account, owner]);
+      return { assignee: account, owner };
+    });
+  }
+
+  /** Given for good to another account, or offered to a position instead. */
+  reassign(caller: Caller, taskId: string, to: { userAccount?: string | null; candidateGroup?: string | null }) {
+    return this.administer(caller, taskId, 'reassign', async (tx, task) => {
+      if (to.userAccount) {
+        await mustHaveAccount(tx, caller.orgId, to.userAccount);
+        await tx.query('update workflow_task set assignee = $2, owner = null, claimed_at = now() where id = $1', [
+          task.id,
+          to.userAccount,
+        ]);
+        return { assignee: to.userAccount };
+      }
+      if (!to.candidateGroup) throw badRequest('workflow.reassignTarget');
+      await tx.query(
+        `update workflow_task set assignee = null, owner = null, claimed_at = null, candidate_groups = $2, candidate_users = '{}' where id = $1`,
+        [task.id, [to.candidateGroup]],
+      );
+      return { assignee: null, candidateGroups: [to.candidateGroup] };
+    });
+  }
+
   async claim(caller: Caller, taskId: string): Promise<void> {
     await this.db.transaction(async (tx) => {
       const task = await store.lockTask(tx, taskId);
@@ -661,6 +752,29 @@ export class WorkflowEngine {
       });
     });
   }
+}
+
+async function mustHaveAccount(db: Queryable, orgId: number, account: string) {
+  const found = await db.query('select 1 from app_user where org_id = $1 and user_account = $2', [orgId, account]);
+  if (found.length === 0) throw badRequest('workflow.noSuchAccount', { account });
+}
+
+/** A delegate's completion: the task goes back to its owner with the delegate's form values kept; the process does not move. */
+async function resolveDelegated(tx: Queryable, caller: Caller, task: store.TaskRow, instance: store.InstanceRow) {
+  await tx.query('update workflow_task set assignee = owner, owner = null where id = $1', [task.id]);
+  await tx.query('update process_instance set variables = $2 where id = $1', [
+    instance.id,
+    JSON.stringify(instance.variables),
+  ]);
+  await store.addHistory(tx, {
+    instanceId: instance.id,
+    elementId: task.elementId,
+    elementType: TASK_TYPES[task.kind ?? 'user'],
+    event: 'resolve',
+    taskId: task.id,
+    userId: caller.id,
+    result: task.owner,
+  });
 }
 
 /**

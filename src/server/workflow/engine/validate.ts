@@ -142,7 +142,9 @@ export async function modelProblems(
   if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
   const main = processes.find((p) => p.id === key);
   if (main?.isExecutable === false)
-    problems.push(`${key}: the process is marked isExecutable="false" (not meant to run); mark it executable to deploy it`);
+    problems.push(
+      `${key}: the process is marked isExecutable="false" (not meant to run); mark it executable to deploy it`,
+    );
   const designed = definitions.exporter === DESIGNER_EXPORTER;
   for (const p of processes) walk(p, problems, designed);
   for (const p of processes) problems.push(...uncaughtErrors(p, (el) => el.id ?? el.$type));

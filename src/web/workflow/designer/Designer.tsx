@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Form, Input, Modal, Space, Spin } from 'antd';
+import { Button, Form, Input, Modal, Space, Spin, Upload } from 'antd';
 import Modeler from 'bpmn-js/lib/Modeler';
 import NavigatedViewer from 'bpmn-js/lib/NavigatedViewer';
 import { BpmnPropertiesPanelModule, BpmnPropertiesProviderModule } from 'bpmn-js-properties-panel';
@@ -17,6 +17,7 @@ import { LintList } from './LintList';
 import { moddleExtensions, stampDesigner } from './moddle';
 import { limsDesignerModule } from './modules';
 import { translateModule } from './translate';
+import { isForeign, withLayout } from './foreign';
 import { wt } from '../i18n';
 
 /**
@@ -25,6 +26,30 @@ import { wt } from '../i18n';
  * 流程追踪. Loaded lazily, so bpmn-js never enters the login or shell bundles.
  */
 type Instance = Modeler | NavigatedViewer;
+
+/** What was imported: a model another tool wrote keeps its exporter, and its elements are spared the lab's rules. */
+export interface Imported {
+  foreign: boolean;
+  exempt: ReadonlySet<string>;
+}
+
+const OWN: Imported = { foreign: false, exempt: new Set() };
+
+/** Reads XML into the diagram, generating a layout the file lacks; answers what it was. */
+async function importInto(
+  bpmn: Instance,
+  xml: string,
+): Promise<{ warnings: unknown[]; imported: Imported; laidOut: boolean }> {
+  const ready = await withLayout(xml, bpmn.get('moddle'));
+  const { warnings } = await bpmn.importXML(ready.xml);
+  const definitions = bpmn.getDefinitions() as { exporter?: string; rootElements?: unknown[] };
+  if (!isForeign(definitions)) return { warnings, imported: OWN, laidOut: ready.laidOut };
+  const ids = (bpmn.get('elementRegistry') as { getAll(): { businessObject: { id?: string } }[] })
+    .getAll()
+    .map((e) => e.businessObject.id)
+    .filter((id): id is string => Boolean(id));
+  return { warnings, imported: { foreign: true, exempt: new Set(ids) }, laidOut: ready.laidOut };
+}
 
 export interface DesignerProps {
   model: ModelRow;
@@ -41,6 +66,7 @@ function useDiagram(
   const [instance, setInstance] = useState<Instance>();
   const [element, setElement] = useState<DiagramElement>();
   const [loading, setLoading] = useState(true);
+  const [imported, setImported] = useState<Imported>(OWN);
   useEffect(() => {
     // The DOM nodes themselves are the dependencies: a dialog that re-mounts its body gets a new diagram.
     if (!container || (!readOnly && !panel)) return;
@@ -78,8 +104,10 @@ function useDiagram(
       }
       if (cancelled) return;
       try {
-        const { warnings } = await bpmn.importXML(xml);
+        const { warnings, imported, laidOut } = await importInto(bpmn, xml);
         if (cancelled) return;
+        if (laidOut) notify.info(wt('已为没有布局的模型自动生成布局'));
+        setImported(imported);
         tellDropped(warnings);
         setElement(root());
         setInstance(bpmn);
@@ -95,7 +123,7 @@ function useDiagram(
       bpmn.destroy();
     };
   }, [model.id, readOnly, container, panel]);
-  return { instance, element, loading };
+  return { instance, element, loading, imported, setImported };
 }
 
 /**
@@ -141,7 +169,7 @@ function documentationOf(element: DiagramElement): string {
 export default function Designer({ model, readOnly, onClose }: DesignerProps) {
   const [canvas, setCanvas] = useState<HTMLDivElement | null>(null);
   const [panel, setPanel] = useState<HTMLDivElement | null>(null);
-  const { instance, element, loading } = useDiagram(model, readOnly, canvas, panel);
+  const { instance, element, loading, imported, setImported } = useDiagram(model, readOnly, canvas, panel);
   const data = usePanelData(model.orgId);
   const [xmlText, setXmlText] = useState<string>();
   const definitions = useCallback(
@@ -160,7 +188,8 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
       let xml: string;
       let svg: string;
       try {
-        stampDesigner(instance.getDefinitions() as { exporter?: string });
+        // A model from another tool stays theirs: deploy then asks the lab's rules of none of its tasks.
+        if (!imported.foreign) stampDesigner(instance.getDefinitions() as { exporter?: string });
         xml = (await instance.saveXML({ format: true })).xml ?? '';
         svg = (await instance.saveSVG()).svg;
       } catch (e) {
@@ -178,6 +207,20 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
     }
   };
 
+  /** A file dropped on the canvas or chosen replaces the diagram; saving keeps it as this model. */
+  const importFile = async (file: File) => {
+    if (!(instance instanceof Modeler)) return;
+    try {
+      const { warnings, imported: next, laidOut } = await importInto(instance, await file.text());
+      if (laidOut) notify.info(wt('已为没有布局的模型自动生成布局'));
+      setImported(next);
+      tellDropped(warnings);
+    } catch (e) {
+      console.error('bpmn文档导入失败', e);
+      notify.error(wt('bpmn文档导入失败'));
+    }
+  };
+
   return (
     <Modal
       open
@@ -190,6 +233,20 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
       zIndex={1010}
       footer={
         <Space>
+          {!readOnly && (
+            <Upload
+              accept=".bpmn,.xml,.bpmn20.xml"
+              showUploadList={false}
+              beforeUpload={(file) => {
+                void importFile(file);
+                return false;
+              }}
+            >
+              <Button disabled={!instance} data-testid="designer-import">
+                {wt('导入文件')}
+              </Button>
+            </Upload>
+          )}
           <Button onClick={() => void showXml()} disabled={!instance} data-testid="view-xml">
             {wt('查看XML')}
           </Button>
@@ -210,7 +267,19 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
     >
       <div className="lims-designer">
         <Spin spinning={loading} className="lims-designer-spin" />
-        <div className="lims-designer-editor" data-testid="designer-canvas">
+        <div
+          className="lims-designer-editor"
+          data-testid="designer-canvas"
+          onDragOver={(e) => {
+            if (!readOnly && e.dataTransfer.types.includes('Files')) e.preventDefault();
+          }}
+          onDrop={(e) => {
+            const file = e.dataTransfer.files[0];
+            if (readOnly || !file) return;
+            e.preventDefault();
+            void importFile(file);
+          }}
+        >
           <div ref={setCanvas} className="lims-designer-canvas" />
         </div>
         <div className="lims-designer-side">
@@ -237,7 +306,7 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
             />
           )}
           {instance instanceof Modeler && (
-            <LintList services={instance as unknown as Services} definitions={definitions} />
+            <LintList services={instance as unknown as Services} definitions={definitions} exempt={imported.exempt} />
           )}
         </div>
       </div>

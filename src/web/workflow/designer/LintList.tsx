@@ -5,7 +5,16 @@ import { lintDiagram, type LintIssue } from './lint';
 import { wt } from '../i18n';
 
 /** The live check results under the properties (issue 4); a click selects the element concerned. */
-export function LintList({ services, definitions }: { services: Services; definitions: () => unknown }) {
+export function LintList({
+  services,
+  definitions,
+  exempt,
+}: {
+  services: Services;
+  definitions: () => unknown;
+  /** Elements imported from another tool: the lab's rules are not asked of them. */
+  exempt: ReadonlySet<string>;
+}) {
   const [issues, setIssues] = useState<LintIssue[]>();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -13,19 +22,21 @@ export function LintList({ services, definitions }: { services: Services; defini
     const run = () => {
       clearTimeout(timer);
       timer = setTimeout(() => {
-        lintDiagram(definitions())
+        lintDiagram(definitions(), exempt)
           .then((found) => live && setIssues(found))
           .catch((e: unknown) => console.error('bpmnlint', e));
       }, 300);
     };
     run();
     services.on('commandStack.changed', run);
+    services.on('import.done', run);
     return () => {
       live = false;
       clearTimeout(timer);
       services.off('commandStack.changed', run);
+      services.off('import.done', run);
     };
-  }, [services, definitions]);
+  }, [services, definitions, exempt]);
 
   const select = (id: string) => {
     const element = services.get<{ get(id: string): DiagramElement | undefined }>('elementRegistry').get(id);

@@ -1,16 +1,15 @@
 import { Linter, type LintReport } from 'bpmnlint';
 import noDisconnected from 'bpmnlint/rules/no-disconnected';
-import noDuplicateSequenceFlows from 'bpmnlint/rules/no-duplicate-sequence-flows';
 import startEventRequired from 'bpmnlint/rules/start-event-required';
 import endEventRequired from 'bpmnlint/rules/end-event-required';
 import singleBlankStartEvent from 'bpmnlint/rules/single-blank-start-event';
 import conditionalFlows from 'bpmnlint/rules/conditional-flows';
 import noComplexGateway from 'bpmnlint/rules/no-complex-gateway';
-import subProcessBlankStartEvent from 'bpmnlint/rules/sub-process-blank-start-event';
 import singleEventDefinition from 'bpmnlint/rules/single-event-definition';
 import { checkExpression } from '../../../shared/expression';
 import { labRuleBreaks, type LabAttribute, type LabRule, type RuleNode } from '../../../shared/workflow/labRules';
 import { wt, type Zh } from '../i18n';
+import { linkFlows } from './foreign';
 
 /**
  * Live checks of the designer (issue 4): the structural bpmnlint rules the engine applies again before
@@ -41,7 +40,11 @@ const LAB_RULE_TEXT: Record<LabRule, Zh> = {
   'gateway-flow-order': '网关的连线未排序（无连线顺序设置）',
 };
 
+/** Elements imported from another tool, spared the lab's rules (set for each run of lintDiagram). */
+let spared: ReadonlySet<string> = new Set();
+
 const labRules = ourRule((node, reporter) => {
+  if (spared.has(node.id)) return;
   for (const rule of labRuleBreaks(node, read)) reporter.report(node.id, wt(LAB_RULE_TEXT[rule]));
 });
 
@@ -53,13 +56,11 @@ const conditionsParse = ourRule((node, reporter) => {
 
 const RULES: Record<string, unknown> = {
   'no-disconnected': noDisconnected,
-  'no-duplicate-sequence-flows': noDuplicateSequenceFlows,
   'start-event-required': startEventRequired,
   'end-event-required': endEventRequired,
   'single-blank-start-event': singleBlankStartEvent,
   'conditional-flows': conditionalFlows,
   'no-complex-gateway': noComplexGateway,
-  'sub-process-blank-start-event': subProcessBlankStartEvent,
   'single-event-definition': singleEventDefinition,
   'lab-rules': labRules,
   'conditions-parse': conditionsParse,
@@ -72,7 +73,11 @@ export interface LintIssue {
 }
 
 /** A fresh linter each time: some bpmnlint rules remember what they saw. */
-export async function lintDiagram(definitions: unknown): Promise<LintIssue[]> {
+export async function lintDiagram(definitions: unknown, exempt: ReadonlySet<string> = new Set()): Promise<LintIssue[]> {
+  // As the server does before deploying: links a file left out are rebuilt from the flows.
+  for (const root of (definitions as { rootElements?: Parameters<typeof linkFlows>[0][] }).rootElements ?? [])
+    linkFlows(root);
+  spared = exempt;
   const linter = new Linter({
     config: { rules: Object.fromEntries(Object.keys(RULES).map((r) => [r, 'error'])) },
     resolver: {

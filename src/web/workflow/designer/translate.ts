@@ -135,6 +135,26 @@ const ZH: Record<string, string> = {
   'Create new list item': '新建列表项',
   'Delete item': '删除此项',
   'Toggle list item': '展开/收起列表项',
+  // Events, tasks and properties of the timers, messages and signals the engine runs (issue 22).
+  'Connect using sequence/message flow or association': '连线',
+  Remove: '删除',
+  'Timer start event': '定时开始事件',
+  'Timer intermediate catch event': '定时中间捕获事件',
+  'Timer boundary event': '定时边界事件',
+  'Timer boundary event (non-interrupting)': '定时边界事件（不中断）',
+  'Message intermediate catch event': '消息中间捕获事件',
+  'Message boundary event': '消息边界事件',
+  'Message boundary event (non-interrupting)': '消息边界事件（不中断）',
+  'Signal intermediate catch event': '信号中间捕获事件',
+  'Signal boundary event': '信号边界事件',
+  'Signal boundary event (non-interrupting)': '信号边界事件（不中断）',
+  'Error boundary event': '错误边界事件',
+  'Error end event': '错误结束事件',
+  'Terminate end event': '终止结束事件',
+  'Receive task': '接收任务',
+  'Event-based gateway': '事件网关',
+  'Condition type': '条件类型',
+  Expression: '表达式',
 };
 
 /** Fills {name} placeholders, as bpmn-js's own translate does. */

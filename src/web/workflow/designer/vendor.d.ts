@@ -25,3 +25,8 @@ declare module 'bpmnlint/rules/*' {
   const rule: () => { check(node: unknown, reporter: { report(id: string, message: string): void }): void };
   export default rule;
 }
+
+// bpmn-auto-layout ships no declarations: one function, XML in, XML with a generated diagram out.
+declare module 'bpmn-auto-layout' {
+  export function layoutProcess(xml: string): Promise<string>;
+}
