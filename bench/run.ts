@@ -13,6 +13,7 @@ import { specimensBench } from './specimens';
 import { resultsBench } from './results';
 import { chargesBench } from './charges';
 import { statisticsBench } from './statistics';
+import { throughputBench } from './throughput';
 
 const benches = {
   auth: authBench,
@@ -25,6 +26,7 @@ const benches = {
   results: resultsBench,
   charges: chargesBench,
   statistics: statisticsBench,
+  throughput: throughputBench,
 };
 
 async function main() {

@@ -32,6 +32,7 @@ export async function buildApp(
   capabilities: readonly Capability[] = CAPABILITIES,
 ): Promise<FastifyInstance> {
   const kernel = createKernel({ ...base, db: watchWrites(base.db) }, capabilities);
+  await kernel.sessions.start();
   const app = Fastify({
     logger: {
       level: kernel.config.logLevel,
@@ -51,6 +52,7 @@ export async function buildApp(
     frameworkErrors,
     clientErrorHandler,
   });
+  app.addHook('onClose', () => kernel.sessions.close());
   await installSecurityHeaders(app);
   await installThrottles(app);
   installInputRules(app);

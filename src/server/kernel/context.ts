@@ -11,6 +11,7 @@ import { RecordStore } from './resources/store.js';
 import { RecordEvents } from './events/events.js';
 import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
+import { SessionCache } from './identity/sessionCache.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
 export interface KernelBase {
@@ -40,6 +41,8 @@ export interface Kernel extends KernelBase {
   files: RecordFiles;
   configKinds: ConfigKinds;
   ports: Ports;
+  /** Signed-in sessions remembered between calls, forgotten on the database's change notices. */
+  sessions: SessionCache;
 }
 
 /**
@@ -50,16 +53,20 @@ export interface Kernel extends KernelBase {
 export function createKernel(base: KernelBase, capabilities: readonly Capability[]): Kernel {
   const hooks = new HookRegistry();
   const ports: Partial<Ports> = {};
+  const sessions = new SessionCache(base.db);
+  const db = sessions.watching(base.db);
   const kernel: Kernel = {
     ...base,
+    db,
     hooks,
-    resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
-    publicData: new PublicData(base.db, base.screens),
+    resources: new ResourceService(db, base.screens, hooks, () => kernel),
+    publicData: new PublicData(db, base.screens),
     records: new RecordStore(base.screens),
     events: new RecordEvents(),
     files: new RecordFiles(),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
+    sessions,
   };
   for (const capability of capabilities) {
     for (const kind of capability.configKinds ?? []) kernel.configKinds.add(kind);

@@ -55,6 +55,7 @@ export function watchWrites(db: Database): Database {
     ...watched(db),
     transaction: (fn) => db.transaction((tx) => fn(watched(tx))),
     close: () => db.close(),
+    listen: (channel, onNotice, onGap) => db.listen(channel, onNotice, onGap),
   };
 }
 

@@ -14,6 +14,17 @@ export interface Database extends Queryable {
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /**
+   * Hears NOTIFY on a channel, from this process and (on PostgreSQL) every other one sharing the
+   * database. onGap is called when notices may have been missed (a lost connection, and once more when
+   * it is back); `listening` says whether notices are being heard now.
+   */
+  listen(channel: string, onNotice: (payload: string) => void, onGap?: () => void): Promise<Listening>;
+}
+
+export interface Listening {
+  readonly listening: boolean;
+  close(): Promise<void>;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {

@@ -31,5 +31,10 @@ export async function openPglite(dataDir: string): Promise<Database> {
     ...wrap(pg),
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
     close: () => pg.close(),
+    // One process holds the PGlite directory: its own notices are all there are, and none is missed.
+    async listen(channel, onNotice) {
+      const stop = await pg.listen(channel, onNotice);
+      return { listening: true, close: () => stop() };
+    },
   };
 }
