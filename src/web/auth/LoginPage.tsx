@@ -3,7 +3,6 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/http';
 import { PRODUCT_TITLE } from '../i18n/productTitle';
 import { EntryError, enterPages, resetSession } from '../session/pageEntry';
-import { preloadSignedIn } from '../app/preload';
 import { setLocale, i18n, useT } from '../i18n';
 import { resetTags } from '../shell/tags/tagsStore';
 import { clearLoginNotice, peekLoginNotice } from './loginNotice';
@@ -20,9 +19,10 @@ function safeRedirect(target: string | null): string {
 
 /**
  * The sign-in page (spec 5: the username is trimmed). Plain HTML and CSS rather than antd: it is the
- * first thing every user downloads, so it stays small; the shell brings antd after sign-in.
+ * first thing every user downloads, so it stays small; the shell brings antd after sign-in. `preload`
+ * fetches the signed-in pages' code, asked for as the user types (routes.tsx gives it).
  */
-export function LoginPage() {
+export function LoginPage({ preload = () => undefined }: { preload?: () => void }) {
   const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -50,7 +50,7 @@ export function LoginPage() {
       if (previousUser && previousUser !== String(principal.id)) resetTags();
       // The page-entry calls (spec 4) go out at once, beside the shell's code, instead of after it has
       // loaded: the shell then opens on data already there. A refusal is shown here, on the login page.
-      void preloadSignedIn();
+      preload();
       await enterPages();
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {
@@ -83,7 +83,7 @@ export function LoginPage() {
           value={username}
           onChange={(e) => {
             setUsername(e.target.value);
-            void preloadSignedIn();
+            preload();
           }}
         />
         {missing.username && <div className="login-field-error">{t('login.username.required')}</div>}
