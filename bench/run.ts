@@ -14,6 +14,7 @@ import { resultsBench } from './results';
 import { chargesBench } from './charges';
 import { statisticsBench } from './statistics';
 import { timersBench } from './timers';
+import { throughputBench } from './throughput';
 
 const benches = {
   auth: authBench,
@@ -27,6 +28,7 @@ const benches = {
   charges: chargesBench,
   statistics: statisticsBench,
   timers: timersBench,
+  throughput: throughputBench,
 };
 
 async function main() {

@@ -33,6 +33,7 @@ export async function buildApp(
   capabilities: readonly Capability[] = CAPABILITIES,
 ): Promise<FastifyInstance> {
   const kernel = createKernel({ ...base, db: watchWrites(base.db) }, capabilities);
+  await kernel.sessions.start();
   const app = Fastify({
     logger: {
       level: kernel.config.logLevel,
@@ -53,6 +54,7 @@ export async function buildApp(
     clientErrorHandler,
   });
   collectRouteTable(app);
+  app.addHook('onClose', () => kernel.sessions.close());
   await installSecurityHeaders(app);
   await installThrottles(app);
   installInputRules(app);

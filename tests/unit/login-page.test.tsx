@@ -7,7 +7,34 @@ import { LoginPage } from '../../src/web/auth/LoginPage';
 import { session, clearToken } from '../../src/web/auth/session';
 
 const received: URLSearchParams[] = [];
+const ok = (resultObject: unknown) => HttpResponse.json({ resultCode: 200, resultMessage: 'success', resultObject });
+const title = { 'zh-CN': '检验项目', 'en-US': 'Items' };
+let roleList = [{ id: 1, name: 'admin', code: 'admin', menuIds: '2,20201' }];
 const server = setupServer(
+  // The page-entry calls (spec 4), made by the login page as soon as the token is in.
+  mock.get('*/api/dictionary/all', () => ok([])),
+  mock.get('*/api/user/login', () =>
+    ok({
+      user: { id: 7, userAccount: 'admin', userName: '管理员', avatar: null, introduction: null, orgId: 1 },
+      organization: { id: 1, name: '中心实验室', isMainLab: 1, isOnlyLab: 0 },
+      roleList,
+      permissionList: [],
+      disabledMenu: '',
+      usePlace: true,
+      definitionBarcodeRule: 2,
+      passwordFlag: 0,
+    }),
+  ),
+  mock.get('*/api/ui/menu', () =>
+    ok({
+      routes: [
+        { path: '/dashboard', meta: { title: { 'zh-CN': '首页', 'en-US': 'Home' }, affix: true } },
+        { path: '/lab', meta: { id: 2, title }, children: [{ path: 'items', meta: { id: 20201, title } }] },
+      ],
+      denied: [],
+    }),
+  ),
+  mock.get('*/api/organization/getUserLabType', () => ok({ isOnlyLab: 0, isMainLab: 1 })),
   mock.post('*/oauth/token', async ({ request }) => {
     const form = new URLSearchParams(await request.text());
     received.push(form);
@@ -23,6 +50,7 @@ afterEach(() => {
   cleanup();
   clearToken();
   received.length = 0;
+  roleList = [{ id: 1, name: 'admin', code: 'admin', menuIds: '2,20201' }];
 });
 afterAll(() => server.close());
 
@@ -70,5 +98,16 @@ describe('login page', () => {
     expect(received[0]!.get('scope')).toBe('all');
     expect(session.token).toBe('tok-123');
     expect(document.cookie).toContain('lims-token-7=tok-123');
+  });
+
+  it('shows a refusal of the page entry on the login page and stays there without a token', async () => {
+    roleList = [];
+    const router = renderLogin();
+    await submit('admin', 'Right@2026');
+    expect(
+      await screen.findByText('This account has no role assigned, please assign one before logging in'),
+    ).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(session.token).toBeUndefined();
   });
 });

@@ -6,7 +6,13 @@ import { installUnloggedWriteWatch, UNLOGGED_WRITE, watchWrites } from '../../sr
 
 /** A database that runs nothing: the watch only reads the statements' text. */
 const inert: Queryable = { query: async () => [], exec: async () => undefined };
-const fakeDb: Database = { kind: 'pglite', ...inert, transaction: (fn) => fn(inert), close: async () => undefined };
+const fakeDb: Database = {
+  kind: 'pglite',
+  ...inert,
+  transaction: (fn) => fn(inert),
+  close: async () => undefined,
+  listen: async () => ({ listening: true, close: async () => undefined }),
+};
 
 /** One server whose route runs the given statements, answering what the watch reported. */
 async function reportsFor(statements: string[], inTransaction = false): Promise<string[]> {

@@ -13,6 +13,7 @@ import { RecordStore } from './resources/store.js';
 import { RecordEvents } from './events/events.js';
 import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
+import { SessionCache } from './identity/sessionCache.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
 export interface KernelBase {
@@ -47,6 +48,8 @@ export interface Kernel extends KernelBase {
   files: RecordFiles;
   configKinds: ConfigKinds;
   ports: Ports;
+  /** Signed-in sessions remembered between calls, forgotten on the database's change notices. */
+  sessions: SessionCache;
 }
 
 /**
@@ -58,19 +61,23 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
   const hooks = new HookRegistry();
   const ports: Partial<Ports> = {};
   const clock = new LabClock(base.now);
+  const sessions = new SessionCache(base.db);
+  const db = sessions.watching(base.db);
   const kernel: Kernel = {
     ...base,
+    db,
     now: clock.now,
     wallNow: base.now,
     clock,
     hooks,
-    resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
-    publicData: new PublicData(base.db, base.screens),
+    resources: new ResourceService(db, base.screens, hooks, () => kernel),
+    publicData: new PublicData(db, base.screens),
     records: new RecordStore(base.screens),
     events: new RecordEvents(),
     files: new RecordFiles(),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
+    sessions,
   };
   kernel.configKinds.add(timeZoneKind(base.config.timeZone));
   for (const capability of capabilities) {

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { errorMessage } from '../api/http';
 import { PRODUCT_TITLE } from '../i18n/productTitle';
-import { resetSession } from '../session/pageEntry';
+import { EntryError, enterPages, resetSession } from '../session/pageEntry';
 import { setLocale, i18n, useT } from '../i18n';
 import { resetTags } from '../shell/tags/tagsStore';
 import { clearLoginNotice, peekLoginNotice } from './loginNotice';
@@ -19,9 +19,10 @@ function safeRedirect(target: string | null): string {
 
 /**
  * The sign-in page (spec 5: the username is trimmed). Plain HTML and CSS rather than antd: it is the
- * first thing every user downloads, so it stays small; the shell brings antd after sign-in.
+ * first thing every user downloads, so it stays small; the shell brings antd after sign-in. `preload`
+ * fetches the signed-in pages' code, asked for as the user types (routes.tsx gives it).
  */
-export function LoginPage() {
+export function LoginPage({ preload = () => undefined }: { preload?: () => void }) {
   const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -47,9 +48,13 @@ export function LoginPage() {
       resetSession();
       const { principal } = await signIn(username, password);
       if (previousUser && previousUser !== String(principal.id)) resetTags();
+      // The page-entry calls (spec 4) go out at once, beside the shell's code, instead of after it has
+      // loaded: the shell then opens on data already there. A refusal is shown here, on the login page.
+      preload();
+      await enterPages();
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {
-      setError(errorMessage(e, t('login.failed')));
+      setError(e instanceof EntryError ? e.message : errorMessage(e, t('login.failed')));
       setBusy(false);
     }
   };
@@ -76,7 +81,10 @@ export function LoginPage() {
           autoComplete="username"
           autoFocus
           value={username}
-          onChange={(e) => setUsername(e.target.value)}
+          onChange={(e) => {
+            setUsername(e.target.value);
+            preload();
+          }}
         />
         {missing.username && <div className="login-field-error">{t('login.username.required')}</div>}
         <input

@@ -1,12 +1,13 @@
 import { lazy } from 'react';
 import { useSnapshot } from 'valtio';
-import ErrorPage from '../errors/ErrorPage';
 import { findRoute, routeState } from '../permissions/routes';
 import { useViewPath } from '../shell/KeepAliveOutlet';
 import PagePlaceholder from './PagePlaceholder';
 import { MENU_PAGES } from './registry';
 
 const ScreenPage = lazy(() => import('../screens/ScreenPage'));
+// Shown only for a path the user may not open: not fetched with every page.
+const ErrorPage = lazy(() => import('../errors/ErrorPage'));
 
 /** Any path of the menu tree: the user's page when they may open it, else 401 (exists) or 404 (does not). */
 export default function MenuPage() {

@@ -12,7 +12,6 @@ import { useHiddenColumns } from '../preferences/columns';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
 import { useScreenActions } from './access';
 import { ColumnPicker } from './ColumnPicker';
-import { CommandDialog } from './CommandDialog';
 import { screenColumns } from './columns';
 import { dataProvider, type ScreenRecord } from './dataProvider';
 import { FilterBar } from './FilterBar';
@@ -23,8 +22,6 @@ import { useImportExport } from './list/useImportExport';
 import { useListController, type ListController } from './list/useListController';
 import { useSave } from './list/useSave';
 import { useSelection } from './list/useSelection';
-import { HistoryDrawer } from './HistoryDrawer';
-import { RecordDialog } from './RecordDialog';
 import type { RowItem } from './RowActions';
 import { ScanBar } from './ScanBar';
 import { WorksheetBar } from './WorksheetBar';
@@ -38,6 +35,21 @@ import { useTableLayout } from './tableLayout';
 
 /** Statistics charts: hand-written, with their chart library, loaded only by a screen that has one. */
 const ScreenChart = lazy(() => import('../charts/ScreenChart'));
+// The form renderer and its validator (the heaviest code of a list page) arrive with the first dialog,
+// not with the list: fetched when the pointer or focus first comes onto the page, so a click on 新增 finds
+// them loaded, and never for someone who only reads the list.
+const loadRecordDialog = () => import('./RecordDialog');
+const loadCommandDialog = () => import('./CommandDialog');
+const RecordDialog = lazy(() => loadRecordDialog().then((m) => ({ default: m.RecordDialog })));
+const CommandDialog = lazy(() => loadCommandDialog().then((m) => ({ default: m.CommandDialog })));
+const HistoryDrawer = lazy(() => import('./HistoryDrawer').then((m) => ({ default: m.HistoryDrawer })));
+let dialogsAsked = false;
+function preloadDialogs() {
+  if (dialogsAsked) return;
+  dialogsAsked = true;
+  void loadRecordDialog();
+  void loadCommandDialog();
+}
 
 /** A new record starts with the schema's defaults. */
 function defaultsOf(screen: ScreenSchema): RecordValues {
@@ -162,6 +174,8 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       data-screen={screen.id}
       ref={pageRef}
       style={{ minHeight: layout.page, boxSizing: 'border-box' }}
+      onPointerOver={preloadDialogs}
+      onFocus={preloadDialogs}
     >
       {screen.list?.scan && <ScanBar onScan={scanned} />}
       <FilterBar screen={screen} onApply={list.setFilters} />
@@ -206,29 +220,31 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
           selection={{ mode: actions.selection, selected: selection.selected, setSelected: selection.setSelected }}
         />
       )}
-      {asking && (
-        <CommandDialog
-          screen={screen}
-          action={asking.action}
-          count={asking.records.length}
-          running={commands.running === asking.key}
-          serverErrors={asking.errors}
-          onRun={(values) => commands.run(asking.action, asking.records, asking.key, values)}
-          onClose={commands.stopAsking}
-        />
-      )}
-      {history && <HistoryDrawer screen={screen} record={history} onClose={() => setHistory(undefined)} />}
-      {editor.dialog && (
-        <RecordDialog
-          screen={screen}
-          mode={editor.dialog.mode}
-          initial={editor.dialog.record ?? defaultsOf(screen)}
-          serverErrors={editor.errors}
-          saving={editor.saving}
-          onSave={saveRecord}
-          onClose={editor.close}
-        />
-      )}
+      <Suspense fallback={null}>
+        {asking && (
+          <CommandDialog
+            screen={screen}
+            action={asking.action}
+            count={asking.records.length}
+            running={commands.running === asking.key}
+            serverErrors={asking.errors}
+            onRun={(values) => commands.run(asking.action, asking.records, asking.key, values)}
+            onClose={commands.stopAsking}
+          />
+        )}
+        {history && <HistoryDrawer screen={screen} record={history} onClose={() => setHistory(undefined)} />}
+        {editor.dialog && (
+          <RecordDialog
+            screen={screen}
+            mode={editor.dialog.mode}
+            initial={editor.dialog.record ?? defaultsOf(screen)}
+            serverErrors={editor.errors}
+            saving={editor.saving}
+            onSave={saveRecord}
+            onClose={editor.close}
+          />
+        )}
+      </Suspense>
     </div>
   );
 }

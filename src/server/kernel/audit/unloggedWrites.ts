@@ -56,6 +56,7 @@ export function watchWrites(db: Database): Database {
     transaction: (fn) => db.transaction((tx) => fn(watched(tx))),
     close: () => db.close(),
     ...(db.dump && { dump: db.dump }),
+    listen: (channel, onNotice, onGap) => db.listen(channel, onNotice, onGap),
   };
 }
 

@@ -19,6 +19,17 @@ export interface Database extends Queryable {
    * the server runs (a backup: `npm run backup`); PostgreSQL has pg_dump instead.
    */
   dump?(): Promise<Uint8Array>;
+  /**
+   * Hears NOTIFY on a channel, from this process and (on PostgreSQL) every other one sharing the
+   * database. onGap is called when notices may have been missed (a lost connection, and once more when
+   * it is back); `listening` says whether notices are being heard now.
+   */
+  listen(channel: string, onNotice: (payload: string) => void, onGap?: () => void): Promise<Listening>;
+}
+
+export interface Listening {
+  readonly listening: boolean;
+  close(): Promise<void>;
 }
 
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<Database> {

@@ -962,3 +962,57 @@ alter table workflow_task add column kind text not null default 'user' check (ki
 alter table workflow_task add column owner text;
 `,
 });
+
+migrations.push({
+  version: 20,
+  name: 'session change notices',
+  // Every process keeps signed-in sessions in memory (identity/sessionCache.ts) and forgets them on
+  // these notices, sent when the transaction commits: a token revoked, expired early or deleted, and a
+  // user whose name, organisation, password flag or roles change. last_used_at alone notifies
+  // nothing: it moves every few seconds of use and no process needs to hear it.
+  sql: `
+create function session_notice_token() returns trigger language plpgsql as $fn$
+begin
+  perform pg_notify('lims_session', 'token:' || old.token_hash);
+  return null;
+end
+$fn$;
+create trigger session_token_changed after update of revoked_at, expires_at, user_id on session_token
+  for each row when (old.revoked_at is distinct from new.revoked_at or old.expires_at is distinct from new.expires_at
+                     or old.user_id is distinct from new.user_id)
+  execute function session_notice_token();
+create trigger session_token_deleted after delete on session_token
+  for each row execute function session_notice_token();
+
+create function session_notice_user() returns trigger language plpgsql as $fn$
+begin
+  if tg_op <> 'INSERT' then perform pg_notify('lims_session', 'user:' || old.user_id); end if;
+  if tg_op <> 'DELETE' then perform pg_notify('lims_session', 'user:' || new.user_id); end if;
+  return null;
+end
+$fn$;
+create trigger user_role_changed after insert or update or delete on user_role
+  for each row execute function session_notice_user();
+
+create function session_notice_account() returns trigger language plpgsql as $fn$
+begin
+  perform pg_notify('lims_session', 'user:' || old.id);
+  return null;
+end
+$fn$;
+create trigger app_user_changed after update on app_user
+  for each row when ((old.user_account, old.user_name, old.org_id, old.password_flag)
+                     is distinct from (new.user_account, new.user_name, new.org_id, new.password_flag))
+  execute function session_notice_account();
+
+-- A role's code is what a session carries: recoding or deleting one concerns everyone holding it.
+create function session_notice_all() returns trigger language plpgsql as $fn$
+begin
+  perform pg_notify('lims_session', 'all');
+  return null;
+end
+$fn$;
+create trigger role_changed after update of code or delete on role
+  for each statement execute function session_notice_all();
+`,
+});

@@ -41,5 +41,10 @@ export async function openPglite(dataDir: string, restore?: Uint8Array): Promise
       await pg.exec('checkpoint');
       return new Uint8Array(await (await pg.dumpDataDir('gzip')).arrayBuffer());
     },
+    // One process holds the PGlite directory: its own notices are all there are, and none is missed.
+    async listen(channel, onNotice) {
+      const stop = await pg.listen(channel, onNotice);
+      return { listening: true, close: () => stop() };
+    },
   };
 }

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import type { Database, Queryable } from './database.js';
+import { NotifyListener } from '../push/listener.js';
 
 // bigint (int8) and numeric stay text, as on PGlite.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
@@ -43,5 +44,12 @@ export async function openPostgres(connectionString: string): Promise<Database> 
       }
     },
     close: () => pool.end(),
+    // A connection of its own per channel, kept open and reconnected (push/listener.ts).
+    async listen(channel, onNotice, onGap) {
+      const log = { warn: (message: string) => console.warn(message) };
+      const listener = new NotifyListener(connectionString, channel, onNotice, log, onGap);
+      await listener.start();
+      return listener;
+    },
   };
 }

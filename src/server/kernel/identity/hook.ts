@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { t } from '../../../shared/i18n/messages.js';
 import type { Kernel } from '../context.js';
 import { sendError } from '../http/envelope.js';
-import { checkToken } from './sessions.js';
 
 /**
  * Every route needs a live bearer token unless it declares itself public (config.public): decided by
@@ -18,7 +17,7 @@ export function installAuthHook(app: FastifyInstance, ctx: Kernel): void {
     const header = request.headers.authorization ?? '';
     const match = /^Bearer\s+(\S+)$/i.exec(header);
     if (!match?.[1]) return sendError(reply, 401, t('auth.required', request.locale));
-    const session = await checkToken(ctx.db, match[1], ctx.wallNow(), ctx.config.idleTimeoutSeconds);
+    const session = await ctx.sessions.check(match[1], ctx.wallNow(), ctx.config.idleTimeoutSeconds);
     if (session.status === 'idle') return sendError(reply, 511, t('auth.idle', request.locale));
     if (session.status === 'unknown') return sendError(reply, 401, t('auth.required', request.locale));
     request.actor = { ...session.user, timeZone: session.user.timeZone ?? ctx.config.timeZone };

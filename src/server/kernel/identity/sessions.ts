@@ -23,7 +23,7 @@ export async function issueToken(db: Queryable, userId: number, now: Date, ttlSe
 
 export type SessionCheck = { status: 'ok'; user: AuthUser } | { status: 'unknown' } | { status: 'idle' };
 
-interface SessionRow {
+export interface SessionRow {
   user_id: number;
   last_used_at: Date;
   expires_at: Date;
@@ -39,8 +39,8 @@ interface SessionRow {
 /** Touching last_used_at on every call would be one write per request; a few seconds of slack is harmless. */
 const TOUCH_EVERY_MS = 5_000;
 
-export async function checkToken(db: Queryable, token: string, now: Date, idleSeconds: number): Promise<SessionCheck> {
-  const tokenHash = hashToken(token);
+/** The session of a token hash with the user it acts for and their role codes, as stored. */
+export async function readSession(db: Queryable, tokenHash: string): Promise<SessionRow | undefined> {
   const rows = await db.query<SessionRow>(
     `select s.user_id, s.last_used_at, s.expires_at, s.revoked_at,
             u.user_account, u.user_name, u.org_id, u.password_flag,
@@ -51,15 +51,30 @@ export async function checkToken(db: Queryable, token: string, now: Date, idleSe
       where s.token_hash = $1`,
     [tokenHash],
   );
-  const row = rows[0];
+  return rows[0];
+}
+
+/**
+ * Judges a session at `now`: unknown when revoked or expired; idle (and revoked) past the idle limit;
+ * else live, its last use moved to now when older than `touchEveryMs` (the row too, for a cache).
+ */
+export async function touchSession(
+  db: Queryable,
+  tokenHash: string,
+  row: SessionRow | undefined,
+  now: Date,
+  idleSeconds: number,
+  touchEveryMs = TOUCH_EVERY_MS,
+): Promise<SessionCheck> {
   if (!row || row.revoked_at || row.expires_at.getTime() <= now.getTime()) return { status: 'unknown' };
   const idleMs = now.getTime() - row.last_used_at.getTime();
   if (idleMs > idleSeconds * 1000) {
     await revokeToken(db, tokenHash, now);
     return { status: 'idle' };
   }
-  if (idleMs > TOUCH_EVERY_MS) {
+  if (idleMs > touchEveryMs) {
     await db.query('update session_token set last_used_at = $2 where token_hash = $1', [tokenHash, now]);
+    row.last_used_at = now;
   }
   return {
     status: 'ok',
@@ -74,6 +89,11 @@ export async function checkToken(db: Queryable, token: string, now: Date, idleSe
       tokenHash,
     },
   };
+}
+
+export async function checkToken(db: Queryable, token: string, now: Date, idleSeconds: number): Promise<SessionCheck> {
+  const tokenHash = hashToken(token);
+  return touchSession(db, tokenHash, await readSession(db, tokenHash), now, idleSeconds);
 }
 
 export async function revokeToken(db: Queryable, tokenHash: string, now: Date): Promise<void> {

@@ -24,7 +24,16 @@ export class NotifyListener {
     private readonly channel: string,
     private readonly onPayload: (payload: string) => void,
     private readonly log: PushLog,
+    /** Told when notices may have been missed (the connection lost, or back): caches drop what they hold. */
+    private readonly onGap: () => void = () => undefined,
   ) {}
+
+  /** Whether notices are being heard now: while not, a cache fed by them must not be trusted. */
+  get listening(): boolean {
+    return this.heard;
+  }
+
+  private heard = false;
 
   /** Resolves once listening; a first failure is thrown, as the server should not start half-deaf. */
   async start(): Promise<void> {
@@ -38,6 +47,7 @@ export class NotifyListener {
 
   async close(): Promise<void> {
     this.closed = true;
+    this.heard = false;
     clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = undefined;
@@ -48,7 +58,7 @@ export class NotifyListener {
     // application_name lets an operator (and the tests) find this connection in pg_stat_activity.
     const client = new pg.Client({
       connectionString: this.connectionString,
-      application_name: 'lims_push',
+      application_name: this.channel,
       keepAlive: true,
     });
     this.client = client;
@@ -61,6 +71,8 @@ export class NotifyListener {
       await client.connect();
       await client.query(`listen ${client.escapeIdentifier(this.channel)}`);
       this.failures = 0;
+      this.heard = true;
+      this.onGap();
     } catch (error) {
       this.lost(client, error as Error);
       throw error;
@@ -71,10 +83,14 @@ export class NotifyListener {
   private lost(client: pg.Client, error?: Error): void {
     if (this.client !== client) return;
     this.client = undefined;
+    this.heard = false;
+    this.onGap();
     void client.end().catch(() => undefined);
     if (this.closed) return;
     const delay = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** this.failures++);
-    this.log.warn(`push: LISTEN connection lost (${error?.message ?? 'ended'}); reconnecting in ${delay} ms`);
+    this.log.warn(
+      `${this.channel}: LISTEN connection lost (${error?.message ?? 'ended'}); reconnecting in ${delay} ms`,
+    );
     this.retryTimer = setTimeout(() => {
       this.connect().catch(() => undefined);
     }, delay);

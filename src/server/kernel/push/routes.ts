@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import websocket from '@fastify/websocket';
 import { can } from '../../../shared/access/can.js';
-import { checkToken } from '../identity/sessions.js';
 import type { Kernel } from '../context.js';
 import { forbidden, notFound, ok } from '../http/envelope.js';
 import { actorOf } from '../http/request.js';
@@ -46,7 +45,7 @@ function tokenOf(request: FastifyRequest): string | undefined {
 async function admit(ctx: Kernel, request: FastifyRequest<{ Params: { userId: string } }>): Promise<Admission> {
   const token = tokenOf(request);
   if (!token) return { code: CLOSE.unauthorized, reason: 'unauthorized' };
-  const session = await checkToken(ctx.db, token, ctx.wallNow(), ctx.config.idleTimeoutSeconds);
+  const session = await ctx.sessions.check(token, ctx.wallNow(), ctx.config.idleTimeoutSeconds);
   if (session.status === 'idle') return { code: CLOSE.idle, reason: 'idle' };
   if (session.status === 'unknown') return { code: CLOSE.unauthorized, reason: 'unauthorized' };
   const ownChannel = String(session.user.id) === request.params.userId;
