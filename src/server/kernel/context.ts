@@ -11,6 +11,7 @@ import { RecordStore } from './resources/store.js';
 import { RecordEvents } from './events/events.js';
 import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
+import { dashboardNews, type DashboardPart } from './dashboard/dashboard.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
 export interface KernelBase {
@@ -40,6 +41,8 @@ export interface Kernel extends KernelBase {
   files: RecordFiles;
   configKinds: ConfigKinds;
   ports: Ports;
+  /** The capabilities' parts of the dashboard, in their order. */
+  dashboard: DashboardPart[];
 }
 
 /**
@@ -60,6 +63,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     files: new RecordFiles(),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
+    dashboard: [],
   };
   for (const capability of capabilities) {
     for (const kind of capability.configKinds ?? []) kernel.configKinds.add(kind);
@@ -71,6 +75,8 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
   }
   for (const capability of capabilities)
     for (const registration of capability.hooks?.(kernel) ?? []) hooks.add(registration);
+  kernel.dashboard = capabilities.flatMap((c) => (c.dashboard ? [c.dashboard(kernel)] : []));
+  for (const registration of dashboardNews(kernel.dashboard, () => kernel.push)) hooks.add(registration);
   const missing = PORT_NAMES.filter((name) => !ports[name]);
   if (missing.length > 0) throw new Error(`no capability provides the port(s) ${missing.join(', ')}`);
   return kernel;
