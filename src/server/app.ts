@@ -21,6 +21,7 @@ import { installPushSockets, pushRoutes } from './kernel/push/routes.js';
 import { backupRoutes } from './kernel/backup/routes.js';
 import { resourceRoutes } from './kernel/resources/routes.js';
 import { screenRoutes } from './kernel/screens/routes.js';
+import { dashboardRoutes } from './kernel/dashboard/routes.js';
 import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
 
 /**
@@ -86,6 +87,7 @@ export async function buildApp(
   await app.register(async (scope) => screenRoutes(scope, kernel));
   await app.register(async (scope) => pushRoutes(scope, kernel));
   await app.register(async (scope) => backupRoutes(scope, kernel));
+  await app.register(async (scope) => dashboardRoutes(scope, kernel));
   for (const capability of capabilities) {
     const routes = capability.routes;
     if (routes) await app.register(async (scope) => routes(scope, kernel));

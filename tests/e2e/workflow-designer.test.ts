@@ -21,6 +21,14 @@ const designer = (page: Page) =>
 const dialog = (page: Page, title: string) =>
   page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
 const message = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
+/** The lasting note a far-reaching action (deploy, sync, confirm updates) ends with: it stays until closed. */
+const note = (page: Page, text: string) => page.locator('.lasting-note').getByText(text).first().waitFor();
+/** Answers the question a far-reaching action asks first with OK. */
+const agree = async (page: Page, question: string | RegExp) => {
+  const ask = page.locator('.ant-modal-confirm').filter({ hasText: question });
+  await button(ask, '确定').click();
+  await ask.waitFor({ state: 'detached' });
+};
 const element = (page: Page, id: string) => page.locator(`.djs-element[data-element-id="${id}"]`);
 const panel = (page: Page) => page.locator('[data-testid="lims-panel"]');
 const lint = (page: Page) => page.locator('[data-testid="lint-issues"]');
@@ -230,6 +238,7 @@ describe('process model designer (spec 2.4)', () => {
     await message(page, '新增成功');
 
     await button(row(page, 'e2e_blank'), '部署').click();
+    await agree(page, '部署「端到端空流程」后，新标本将按此版本启动流程');
     await message(page, '部署失败：流程尚未设计，不能部署');
     await row(page, 'e2e_blank').getByText('未部署').waitFor();
 
@@ -245,7 +254,8 @@ describe('process model designer (spec 2.4)', () => {
     // Synchronised up (syncFlag 1), a row can no longer be selected.
     await row(page, 'e2e_blank').locator('.ant-checkbox-input').check();
     await button(page, '同步公共数据').click();
-    await message(page, '同步成功');
+    await agree(page, '将对选中的 1 个流程执行「同步公共数据」');
+    await note(page, '同步成功');
     await row(page, 'e2e_blank').getByText('已同步').waitFor();
     expect(await row(page, 'e2e_blank').locator('.ant-checkbox-input').isDisabled()).toBe(true);
   });
@@ -435,7 +445,8 @@ describe('process model designer (spec 2.4)', () => {
       await designer(page).waitFor({ state: 'detached' });
 
       await button(row(page, 'e2e_biopsy'), '部署').click();
-      await message(page, '部署成功');
+      await agree(page, /新标本将按此版本启动流程/);
+      await note(page, '部署成功');
       await row(page, 'e2e_biopsy').getByText('已部署').waitFor();
 
       const confirm = page.locator('.ant-modal-confirm').filter({ hasText: '此操作将永久删除该流程, 是否继续?' });
@@ -509,7 +520,8 @@ describe('process model designer (spec 2.4)', () => {
     await signIn(lab.page, shared.server.url, 'lab3admin', DEMO_PASSWORD, PAGE);
     await row(lab.page, 'general_inspection').getByText('有新版本 v2').waitFor();
     await lab.page.getByRole('button', { name: '确认更新' }).click();
-    await message(lab.page, '更新成功');
+    await agree(lab.page, /将用集团的新版本更新 \d+ 个流程/);
+    await note(lab.page, '更新成功');
     await row(lab.page, 'general_inspection').getByText('有新版本 v2').waitFor({ state: 'detached' });
   });
 

@@ -3,6 +3,7 @@ import type { MenuNode } from '../../shared/menu/types.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from './context.js';
 import type { Queryable } from './db/database.js';
+import type { DashboardPart } from './dashboard/dashboard.js';
 import type { ConfigKind } from './labConfig/kinds.js';
 import type { Ports } from './ports.js';
 import type { HookRegistration } from './resources/hooks.js';
@@ -50,4 +51,6 @@ export interface Capability {
   /** Services this capability offers the others, through the kernel. */
   ports?(kernel: Kernel): Partial<Ports>;
   seed?: CapabilitySeed;
+  /** What this capability counts on the user's dashboard (GET /api/dashboard), read from the database. */
+  dashboard?(kernel: Kernel): DashboardPart;
 }

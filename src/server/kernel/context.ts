@@ -14,6 +14,7 @@ import { RecordEvents } from './events/events.js';
 import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
 import { SessionCache } from './identity/sessionCache.js';
+import { dashboardNews, type DashboardPart } from './dashboard/dashboard.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
 export interface KernelBase {
@@ -50,6 +51,8 @@ export interface Kernel extends KernelBase {
   ports: Ports;
   /** Signed-in sessions remembered between calls, forgotten on the database's change notices. */
   sessions: SessionCache;
+  /** The capabilities' parts of the dashboard, in their order. */
+  dashboard: DashboardPart[];
 }
 
 /**
@@ -78,6 +81,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
     sessions,
+    dashboard: [],
   };
   kernel.configKinds.add(timeZoneKind(base.config.timeZone));
   for (const capability of capabilities) {
@@ -90,6 +94,8 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
   }
   for (const capability of capabilities)
     for (const registration of capability.hooks?.(kernel) ?? []) hooks.add(registration);
+  kernel.dashboard = capabilities.flatMap((c) => (c.dashboard ? [c.dashboard(kernel)] : []));
+  for (const registration of dashboardNews(kernel.dashboard, () => kernel.push)) hooks.add(registration);
   const missing = PORT_NAMES.filter((name) => !ports[name]);
   if (missing.length > 0) throw new Error(`no capability provides the port(s) ${missing.join(', ')}`);
   return kernel;

@@ -4,6 +4,7 @@ import { orderedResults } from './ordered.js';
 import { specimenProgress } from './progress.js';
 import { resultReview } from './review.js';
 import { resultRoutes } from './routes.js';
+import { resultDashboard } from './dashboard.js';
 
 /**
  * Results (domain: "Inspection and results"): a pending result for every item a received specimen
@@ -16,4 +17,5 @@ export const results: Capability = {
   name: 'results',
   routes: resultRoutes,
   hooks: () => [resultEntry, resultReview, specimenProgress, orderedResults],
+  dashboard: resultDashboard,
 };

@@ -2,6 +2,7 @@ import type { Capability } from '../kernel/capability.js';
 import { specimenEntry } from './entry.js';
 import { specimenRejection } from './rejection.js';
 import { specimenRoutes } from './routes.js';
+import { specimenDashboard } from './dashboard.js';
 
 /**
  * Specimens (spec 2.2 sample pre-processing; domain "Specimen lifecycle"): the one specimen record's
@@ -12,4 +13,5 @@ export const specimens: Capability = {
   name: 'specimens',
   routes: specimenRoutes,
   hooks: () => [specimenEntry, specimenRejection],
+  dashboard: specimenDashboard,
 };

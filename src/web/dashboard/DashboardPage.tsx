@@ -4,11 +4,12 @@ import { getResult } from '../api/http';
 import { userState, type UserInfo } from '../auth/user';
 import { useT } from '../i18n';
 import { TaskPanels } from '../workflow/runtime/TaskPanels';
+import { DashboardCounts } from './DashboardCounts';
 
 /**
  * Home page (the affix tab): who is signed in and where, read afresh each time the page is built
  * (first visit, or Refresh on its tab), so a role or organisation change shows without signing out;
- * below it the user's workflow tasks (to do and done).
+ * below it the day's counts of the user's lab (each a link to its list) and the user's workflow tasks.
  */
 export default function DashboardPage() {
   const t = useT();
@@ -36,6 +37,7 @@ export default function DashboardPage() {
           </>
         )}
       </Card>
+      <DashboardCounts />
       <TaskPanels />
     </>
   );

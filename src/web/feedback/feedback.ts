@@ -23,6 +23,12 @@ export const notify = {
   warning: (text: string) => feedback.message?.warning(text, DURATION.warning),
   error: (text: string, seconds: number = DURATION.error, key?: string) =>
     feedback.message?.open({ type: 'error', content: text, duration: seconds, key }),
+  /**
+   * The outcome of a far-reaching action (deploying a model, distributing or syncing to other labs): a
+   * note that stays until closed, since a 1 s message is gone before the user looks up from the button.
+   */
+  lasting: (title: string, text: string) =>
+    feedback.notification?.success({ title, description: text, duration: 0, className: 'lasting-note' }),
   /** Takes away the message showing under a key (an earlier try's error), if any. */
   dismiss: (key: string) => feedback.message?.destroy(key),
 };

@@ -12,6 +12,8 @@ const ui = {
   'dashboard.welcome': { 'zh-CN': '欢迎，{name}', 'en-US': 'Welcome, {name}' },
   'dashboard.org': { 'zh-CN': '所属机构', 'en-US': 'Organisation' },
   'dashboard.roles': { 'zh-CN': '角色', 'en-US': 'Roles' },
+  'dashboard.counts': { 'zh-CN': '今日概况', 'en-US': 'Today at a glance' },
+  'dashboard.failed': { 'zh-CN': '首页数据加载失败', 'en-US': 'Loading the dashboard failed' },
   'common.logout': { 'zh-CN': '退出登录', 'en-US': 'Log out' },
   'common.language': { 'zh-CN': 'English', 'en-US': '中文' },
   'common.cancel': { 'zh-CN': '取消', 'en-US': 'Cancel' },

@@ -6,6 +6,7 @@ import type { RecordValues } from '../../shared/screens/predicate';
 import type { FieldError } from '../../shared/screens/validate';
 import { i18n, useT } from '../i18n';
 import { RecordForm, useRecordForm } from './RecordForm';
+import { dialogFit } from './fit/dialogFit';
 
 /**
  * The inputs a command asks for before it runs (action.fields: a receiver's account and password, a
@@ -62,6 +63,7 @@ export function CommandDialog({ screen, action, count, running, serverErrors, on
       mask={{ closable: false }}
       destroyOnHidden
       className="command-dialog"
+      {...dialogFit}
     >
       <RecordForm screen={formScreen} mode="create" form={form} serverErrors={serverErrors} />
     </Modal>

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSnapshot } from 'valtio';
@@ -91,20 +91,27 @@ function FilterControl({
 export function FilterBar({
   screen,
   onApply,
+  values,
 }: {
   screen: ScreenSchema;
   onApply: (filters: Record<string, unknown>) => void;
+  /** Filters set from outside the bar (a link's): shown in its controls, so 重置 and 查询 start from them. */
+  values?: Record<string, unknown>;
 }) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const [form] = Form.useForm();
+  useEffect(() => {
+    form.resetFields();
+    if (values) form.setFieldsValue(values);
+  }, [form, values]);
   const fields = (screen.filters ?? [])
     .map((k) => screen.fields.find((f) => f.key === k))
     .filter((f): f is FieldDef => !!f);
   if (fields.length === 0) return null;
   const apply = () => onApply(form.getFieldsValue() as Record<string, unknown>);
   return (
-    <Form form={form} layout="inline" className="screen-filters" onFinish={apply}>
+    <Form form={form} layout="inline" className="screen-filters" onFinish={apply} initialValues={values}>
       {fields.map((f) => (
         <Form.Item key={f.key} name={f.key} label={f.label[locale]}>
           <FilterControl field={f} locale={locale} />

@@ -7,6 +7,7 @@ import type { FieldError } from '../../shared/screens/validate';
 import { i18n, useT } from '../i18n';
 import type { DialogMode } from './rjsfSchema';
 import { RecordForm, useRecordForm } from './RecordForm';
+import { dialogFit } from './fit/dialogFit';
 
 interface Props {
   screen: ScreenSchema;
@@ -56,6 +57,7 @@ export const RecordDialog = memo(function RecordDialog({
       mask={{ closable: false }}
       destroyOnHidden
       className="record-dialog"
+      {...dialogFit}
     >
       <RecordForm screen={screen} mode={mode} form={form} serverErrors={serverErrors} />
     </Modal>

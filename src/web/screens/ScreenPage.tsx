@@ -20,6 +20,7 @@ import { commandKey, useCommandRunner } from './list/useCommandRunner';
 import { useConfirmDelete } from './list/useConfirmDelete';
 import { useImportExport } from './list/useImportExport';
 import { useListController, type ListController } from './list/useListController';
+import { useLinkFilters } from './list/useLinkFilters';
 import { useSave } from './list/useSave';
 import { useSelection } from './list/useSelection';
 import type { RowItem } from './RowActions';
@@ -67,7 +68,14 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const { roles } = useSnapshot(userState);
   const { pageSizes } = useSnapshot(dictionaryState);
   const sizes = screen.list?.pageSizes ?? pageSizes;
-  const list = useListController(screen, sizes[0] ?? 50, basic);
+  const linked = useLinkFilters(screen);
+  const list = useListController(screen, sizes[0] ?? 50, basic, linked);
+  // A link that brings the open page another query filters its list anew.
+  const [appliedLink, setAppliedLink] = useState(linked);
+  if (appliedLink !== linked) {
+    setAppliedLink(linked);
+    list.setFilters(linked);
+  }
   const selection = useSelection(list.records);
   const actions = useScreenActions(screen, basic);
   const editor = useSave<{ mode: DialogMode; record?: ScreenRecord }>(list.reload);
@@ -178,7 +186,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       onFocus={preloadDialogs}
     >
       {screen.list?.scan && <ScanBar onScan={scanned} />}
-      <FilterBar screen={screen} onApply={list.setFilters} />
+      <FilterBar screen={screen} onApply={list.setFilters} values={linked} />
       <div className="screen-toolbar-row">
         <ScreenToolbar
           screen={screen}

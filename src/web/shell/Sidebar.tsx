@@ -26,7 +26,13 @@ function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale): It
         return toItems(children, fullPath, locale)[0]!;
       }
       const icon = <MenuIcon name={node.meta.icon} />;
-      const label = node.meta.title[locale];
+      const title = node.meta.title[locale];
+      // A name longer than the 210 px sidebar (English ones often are) ends in … and shows whole on hover.
+      const label = (
+        <span className="sidebar-label" title={title}>
+          {title}
+        </span>
+      );
       if (children.length > 0) return { key: fullPath, icon, label, children: toItems(children, fullPath, locale) };
       return { key: fullPath, icon, label: <Link to={fullPath}>{label}</Link> };
     });

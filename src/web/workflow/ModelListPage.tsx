@@ -13,7 +13,7 @@ import { useConfirmDelete } from '../screens/list/useConfirmDelete';
 import { useListQuery } from '../screens/list/useListQuery';
 import { useSave } from '../screens/list/useSave';
 import { useSelection } from '../screens/list/useSelection';
-import { notify } from '../feedback/feedback';
+import { feedback, notify } from '../feedback/feedback';
 import { userState } from '../auth/user';
 import { i18n } from '../i18n';
 import * as api from './api';
@@ -58,6 +58,11 @@ interface ModelQuery {
 function failedWith(word: string, error: unknown): string {
   const reason = errorMessage(error, '');
   return reason ? `${word}：${reason}` : word;
+}
+
+/** Asks before a far-reaching action (deploy, sync, confirm updates) and runs it on OK; the button waits for it. */
+function confirmThen(title: string, content: string, run: () => Promise<void>): void {
+  feedback.modal.confirm({ title, content, okText: wt('确定'), cancelText: wt('取消'), onOk: run });
 }
 
 /**
@@ -128,14 +133,20 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       return res.resultMessage;
     }, wt('新增失败'));
 
-  const deploy = async (row: ModelRow) => {
-    try {
-      notify.success((await api.deployModel(row.id)).resultMessage);
-      query();
-    } catch (e) {
-      notify.error(failedWith(wt('部署失败'), e));
-    }
-  };
+  /** Deploying changes what every new specimen runs: asked first, and its outcome stays on screen. */
+  const deploy = (row: ModelRow) =>
+    confirmThen(
+      wt('部署确认'),
+      wt('部署「{name}」后，新标本将按此版本启动流程；已在运行的流程仍按原版本进行。').replace('{name}', row.name),
+      async () => {
+        try {
+          notify.lasting(wt('流程已部署'), (await api.deployModel(row.id)).resultMessage);
+          query();
+        } catch (e) {
+          notify.error(failedWith(wt('部署失败'), e));
+        }
+      },
+    );
 
   const copyFrom = (target: ModelRow, source: ModelRow) =>
     void submit(async () => {
@@ -163,7 +174,12 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
     }
     if (isMainLab === 1) {
       if (needSelection()) return;
-      return void submit(async () => (await api.syncModels(selected, 1)).message, wt('同步失败'));
+      const ask = wt('将对选中的 {n} 个流程执行「{action}」，其他实验室的流程模型会随之改变。是否继续？');
+      return confirmThen(
+        publicLabel,
+        ask.replace('{n}', String(selected.length)).replace('{action}', publicLabel),
+        () => submit(async () => (await api.syncModels(selected, 1)).message, wt('同步失败'), wt('公共数据操作完成')),
+      );
     }
     dialogs.open({ kind: 'import', rows: await api.listModels({ orgId: 0 }) });
   };
@@ -174,7 +190,10 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
       .filter((r) => r.newVersion > 1 && r.syncFlag === 2 && (!selectable || selected.includes(r.id)))
       .map((r) => r.id);
     if (pending.length === 0) return void notify.warning(wt('请先勾选数据进行操作'));
-    void submit(async () => (await api.syncModels(pending, 2)).message, wt('更新失败'));
+    const ask = wt('将用集团的新版本更新 {n} 个流程，本实验室对它们的修改会被覆盖。是否继续？');
+    confirmThen(wt('确认更新'), ask.replace('{n}', String(pending.length)), () =>
+      submit(async () => (await api.syncModels(pending, 2)).message, wt('更新失败'), wt('公共数据操作完成')),
+    );
   };
 
   const publicLabel = orgId === 0 ? wt('下发公共数据') : isMainLab === 1 ? wt('同步公共数据') : wt('导入公共数据');
@@ -260,7 +279,7 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
     { key: 'edit', label: wt('编辑'), onRun: () => dialogs.open({ kind: 'design', model: r }) },
     { key: 'view', label: wt('查看'), onRun: () => dialogs.open({ kind: 'view', model: r }) },
     { key: 'delete', label: wt('删除'), danger: true, onRun: () => confirmDelete([r.id]) },
-    { key: 'deploy', label: wt('部署'), onRun: () => void deploy(r) },
+    { key: 'deploy', label: wt('部署'), onRun: () => deploy(r) },
   ];
   const fit = useListFit({
     columns,
@@ -368,7 +387,11 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           onOk={(ids) =>
             ids.length === 0
               ? notify.warning(wt('请先勾选数据进行操作'))
-              : void submit(async () => (await api.issueModels(ids, [orgId])).message, wt('导入失败'))
+              : void submit(
+                  async () => (await api.issueModels(ids, [orgId])).message,
+                  wt('导入失败'),
+                  wt('公共数据操作完成'),
+                )
           }
         />
       )}
@@ -380,7 +403,11 @@ export default function ModelListPage({ basic }: { basic: boolean }) {
           onOk={(labs) =>
             labs.length === 0
               ? notify.warning(wt('请先选择要下发的实验室'))
-              : void submit(async () => (await api.issueModels(selected, labs)).message, wt('下发失败'))
+              : void submit(
+                  async () => (await api.issueModels(selected, labs)).message,
+                  wt('下发失败'),
+                  wt('公共数据操作完成'),
+                )
           }
         />
       )}

@@ -135,6 +135,15 @@ const EN = {
   获取反显流程xml失败: 'Could not load the process XML',
   '导入时未能识别以下内容，保存后将不再保留：{names}': 'Not recognised on import, and not kept when saved: {names}',
   '流程数据生成失败！': 'Could not generate the process data!',
+  部署确认: 'Deploy the process?',
+  '部署「{name}」后，新标本将按此版本启动流程；已在运行的流程仍按原版本进行。':
+    'Once “{name}” is deployed, new specimens start this version; processes already running keep theirs.',
+  流程已部署: 'Process deployed',
+  '将对选中的 {n} 个流程执行「{action}」，其他实验室的流程模型会随之改变。是否继续？':
+    'Run “{action}” on the {n} selected processes? The process models of other laboratories change with it.',
+  '将用集团的新版本更新 {n} 个流程，本实验室对它们的修改会被覆盖。是否继续？':
+    "Update {n} processes to the group's new version? This laboratory's changes to them are overwritten.",
+  公共数据操作完成: 'Public data updated',
 } as const satisfies Record<string, string>;
 
 export type Zh = keyof typeof EN;

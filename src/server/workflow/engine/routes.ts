@@ -9,7 +9,8 @@ import { rollbackChoices } from './rollback.js';
 import { mayHandle, taskFormPage, type WorkflowEngine } from './service.js';
 import { engineOf } from './engineOf.js';
 import { recordTaskOnSpecimen, specimenTaskStep, taskSteps, withSpecimens } from './specimen.js';
-import { getInstance, getTask, groupsOf, historyOf, TASK, type TaskRow } from './store.js';
+import { getInstance, getTask, groupsOf, historyOf, OPEN_FOR_USER, TASK, type TaskRow } from './store.js';
+import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
 import { textIdParams } from '../../kernel/http/input.js';
 import { catchesOf } from './catches.js';
 import { pollTimersWhenListening } from './timerPoller.js';
@@ -151,9 +152,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     const rows = await db.query<TaskRow>(
       `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey", i.status as "instanceStatus", d.name as "processName"
          from workflow_task t join process_instance i on i.id = t.instance_id join process_deployment d on d.id = i.deployment_id
-       where t.org_id = $1 and t.status = 'active' and i.status <> 'completed'
-         and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
-              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))
+       where ${OPEN_FOR_USER}
          and ($6::text is null or i.process_key = $6) and ($7::text is null or i.business_key = $7) and ($8::text is null or i.id = $8)
          and ($9::text is null or $9 = any(t.candidate_groups))
        order by t.priority desc, t.created_at, t.name limit 500`,
@@ -242,6 +241,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
       if (task?.owner && !input.result?.startsWith('rollback_')) return okMessage(request, 'workflow.resolved', null);
       if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
+      tellDashboards(ctx.push, actorOf(request).orgId);
       return okMessage(
         request,
         input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed',

@@ -264,6 +264,15 @@ export const historyOf = (db: Queryable, instanceId: string) =>
   );
 
 /** The caller's groups for candidate matching: their positions (roles) by id, code and name. */
+/**
+ * The open tasks a user may work (t: workflow_task, i: its instance): of their organisation ($1), assigned
+ * to them ($2), or unassigned and offered to them ($3 their names, $4 their positions), or to no one,
+ * which an admin ($5) works. The to-do list and the dashboard's count read the same rule.
+ */
+export const OPEN_FOR_USER = `t.org_id = $1 and t.status = 'active' and i.status <> 'completed'
+         and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
+              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))`;
+
 export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
   const rows = await db.query<{ id: number; code: string; name: string }>(
     'select r.id, r.code, r.name from user_role ur join role r on r.id = ur.role_id where ur.user_id = $1',

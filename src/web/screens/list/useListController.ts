@@ -12,14 +12,20 @@ const TREE_SIZE = 1000;
  * and size, the public-platform flag), read through the data provider. A new version of the schema
  * (its file changed) keeps the query where its fields still exist.
  */
-export function useListController(screen: ScreenSchema, defaultPageSize: number, basic = false) {
+export function useListController(
+  screen: ScreenSchema,
+  defaultPageSize: number,
+  basic = false,
+  /** Filters the list opens with (those a link in the address asks for). */
+  initialFilters: Record<string, unknown> = {},
+) {
   const load = useCallback((params: ListParams) => dataProvider.getList(screen, params), [screen]);
   const list = useListQuery<ListParams, ScreenRecord>({
     initial: () => ({
       page: 1,
       size: screen.list?.tree ? TREE_SIZE : defaultPageSize,
       sort: screen.list?.defaultSort,
-      filters: {},
+      filters: initialFilters,
       ...(basic && { basic }),
     }),
     load,

@@ -21,11 +21,18 @@ export function useSave<D>(onSaved: () => void) {
     setErrors([]);
   }, []);
 
-  /** Runs the write; it answers the success text (the server's message, or the page's word). */
-  const save = async (write: () => Promise<string>, failure: string): Promise<void> => {
+  /**
+   * Runs the write; it answers the success text (the server's message, or the page's word). A far-reaching
+   * write names its lasting note's title: its outcome stays on screen until closed.
+   */
+  const save = async (write: () => Promise<string>, failure: string, lasting?: string): Promise<void> => {
     setSaving(true);
     try {
-      notify.success(await write(), messageKey);
+      const text = await write();
+      if (lasting) {
+        notify.dismiss(messageKey);
+        notify.lasting(lasting, text);
+      } else notify.success(text, messageKey);
       close();
       onSaved();
     } catch (e) {

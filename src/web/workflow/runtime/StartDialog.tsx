@@ -5,6 +5,7 @@ import { errorMessage } from '../../api/http';
 import { notify } from '../../feedback/feedback';
 import { rt } from './i18n';
 import { startProcess, type DeploymentRow } from './api';
+import { dialogFit } from '../../screens/fit/dialogFit';
 
 /**
  * 发起流程: the newest deployment of a model, a business key (a specimen's barcode, a request number)
@@ -74,6 +75,7 @@ export function StartDialog({
       confirmLoading={saving}
       destroyOnHidden
       className="start-dialog"
+      {...dialogFit}
     >
       <Form<Values>
         form={form}

@@ -11,6 +11,7 @@ import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { rt } from './i18n';
 import { completeTask, taskDetail, type TaskDetail } from './api';
 import { RESULTS, serverFieldErrors, time, type ResultValue } from './results';
+import { dialogFit } from '../../screens/fit/dialogFit';
 
 const TraceDialog = lazy(() => import('./TraceDialog'));
 
@@ -98,6 +99,7 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
       mask={{ closable: false }}
       destroyOnHidden
       className="task-dialog"
+      {...dialogFit}
       footer={[
         <Button key="trace" onClick={() => setTracing(true)}>
           {rt('流程追踪')}

@@ -1,0 +1,117 @@
+import type { Dashboard, DashboardSection } from '../../../shared/dashboard/types.js';
+import type { FieldDef } from '../../../shared/screens/fields.js';
+import { DASHBOARD_TOPIC } from '../../../shared/dashboard/types.js';
+import { screenAllows } from '../../../shared/screens/access.js';
+import type { Queryable } from '../db/database.js';
+import { one } from '../db/database.js';
+import type { AuthUser } from '../identity/actor.js';
+import type { HookRegistration } from '../resources/hooks.js';
+import type { ScreenRegistry } from '../screens/registry.js';
+import type { PushHub } from '../push/hub.js';
+
+/**
+ * The dashboard of the signed-in user (issue 24): each capability that has something to count adds a
+ * part (Capability.dashboard); the kernel asks every part for the user's day, drops the links to lists
+ * the user may not open, and answers the sections in order. A write to a resource a part watches tells
+ * the organisation's open dashboards, through the push channel, to ask again.
+ */
+export interface DashboardQuery {
+  db: Queryable;
+  actor: AuthUser;
+  /** The lab's day, Beijing time: [from, to) as timestamps, and its date. */
+  day: { from: Date; to: Date; date: string };
+}
+
+export interface DashboardPart {
+  /** Resources whose writes change this part's counts. */
+  watches: readonly string[];
+  section(query: DashboardQuery): Promise<DashboardSection | undefined>;
+}
+
+/** The lab's day around a moment: midnight to midnight in Beijing (UTC+8, no daylight saving). */
+export async function labDay(db: Queryable, now: Date): Promise<DashboardQuery['day']> {
+  const row = await one<{ from: Date; to: Date; date: string }>(
+    db,
+    `select (d::timestamp at time zone 'Asia/Shanghai') as "from",
+            ((d + 1)::timestamp at time zone 'Asia/Shanghai') as "to", to_char(d, 'YYYY-MM-DD') as date
+       from (select ($1::timestamptz at time zone 'Asia/Shanghai')::date as d) day`,
+    [now.toISOString()],
+  );
+  return { from: new Date(row!.from), to: new Date(row!.to), date: row!.date };
+}
+
+export async function dashboardOf(
+  parts: readonly DashboardPart[],
+  screens: ScreenRegistry,
+  query: DashboardQuery,
+): Promise<Dashboard> {
+  const answered = await Promise.all(parts.map((part) => part.section(query)));
+  const sections = answered
+    .filter((s): s is DashboardSection => s !== undefined)
+    .map((section) => ({ ...section, tiles: section.tiles.map((tile) => withRoute(tile, screens, query.actor)) }))
+    .sort((a, b) => a.order - b.order);
+  return { day: query.day.date, sections };
+}
+
+/** A link to a list the user may read carries its menu route; one to a list closed to them is left off. */
+function withRoute<T extends DashboardSection['tiles'][number]>(tile: T, screens: ScreenRegistry, actor: AuthUser): T {
+  if (!tile.link) return tile;
+  const screen = screens.get(tile.link.screen);
+  if (!screen || !screenAllows(screen, 'read', actor.roles)) return { ...tile, link: undefined };
+  return { ...tile, link: { ...tile.link, menuId: screen.menuId } };
+}
+
+/** After a committed write to a watched resource, the organisation's open dashboards hear that counts changed. */
+export function dashboardNews(parts: readonly DashboardPart[], push: () => PushHub): HookRegistration[] {
+  const watched = [...new Set(parts.flatMap((p) => p.watches))];
+  return watched.map((resource) => ({
+    resource,
+    // After the rules that react to the stored row (a specimen's process starts at 900): their work is counted too.
+    order: 1000,
+    hooks: {
+      async afterWrite(ctx, row) {
+        ctx.afterCommit(async () => tellDashboards(push(), row.orgId));
+      },
+    },
+  }));
+}
+
+/** The news itself: no counts, only which organisation's dashboards should ask again. */
+export function tellDashboards(push: PushHub, orgId: number): void {
+  push.broadcast({ topic: DASHBOARD_TOPIC, orgId });
+}
+
+/** How a part turns counts by an enum field's values into tiles, in the field's option order. */
+export interface StateTiles {
+  /** Tile keys are `${prefix}.${value}`. */
+  prefix: string;
+  /** The screen whose list a tile opens, filtered by the field's value (and `query`). */
+  screen: string;
+  /** Values shown even at 0 (a quiet morning reads 0, not an empty card); others only when counted. */
+  always: readonly string[];
+  tones?: Partial<Record<string, DashboardSection['tiles'][number]['tone']>>;
+  query?: Record<string, string>;
+}
+
+export function stateTiles(
+  field: FieldDef | undefined,
+  counts: ReadonlyMap<string, number>,
+  how: StateTiles,
+): DashboardSection['tiles'] {
+  return (field?.options ?? [])
+    .map((option) => String(option.value))
+    .filter((value) => how.always.includes(value) || (counts.get(value) ?? 0) > 0)
+    .map((value) => ({
+      key: `${how.prefix}.${value}`,
+      label: field!.options!.find((o) => String(o.value) === value)!.label,
+      count: counts.get(value) ?? 0,
+      tone: how.tones?.[value] ?? 'normal',
+      link: { screen: how.screen, query: { ...how.query, [field!.key]: value } },
+    }));
+}
+
+/** Counts of resource_record rows by one data field, for a part's query. */
+export async function countsBy(db: Queryable, sql: string, params: unknown[]): Promise<Map<string, number>> {
+  const rows = await db.query<{ value: string | null; n: number }>(sql, params);
+  return new Map(rows.map((r) => [String(r.value), Number(r.n)]));
+}

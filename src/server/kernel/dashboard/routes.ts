@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kernel } from '../context.js';
+import { ok } from '../http/envelope.js';
+import { actorOf } from '../http/request.js';
+import { dashboardOf, labDay } from './dashboard.js';
+
+/** GET /api/dashboard: the signed-in user's counts of today, each a link to the list it counts. */
+export async function dashboardRoutes(app: FastifyInstance, kernel: Kernel) {
+  app.get('/api/dashboard', async (request) => {
+    const actor = actorOf(request);
+    const day = await labDay(kernel.db, kernel.now());
+    return ok(await dashboardOf(kernel.dashboard, kernel.screens, { db: kernel.db, actor, day }));
+  });
+}

@@ -1,0 +1,46 @@
+import type { Kernel } from '../kernel/context.js';
+import { countsBy, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
+
+/** The results work list: what a count of results opens. */
+const RESULTS = 'general-inspection';
+
+/**
+ * The results waiting for someone in the user's lab: critical values nobody has acknowledged yet (they
+ * hold the audit and the clinic must be told), and results waiting for their first review or audit.
+ */
+export function resultDashboard(kernel: Kernel): DashboardPart {
+  return {
+    watches: ['inspectionResult'],
+    async section({ db, actor }) {
+      const counts = await countsBy(
+        db,
+        `select case when data->>'critical' = 'true' and coalesce(data->>'criticalAckAt', '') = '' then 'unacknowledged'
+                     else data->>'status' end as value, count(*)::int as n
+           from resource_record where resource = 'inspectionResult' and org_id = $1
+            and data->>'status' in ('tested', 'firstReviewed') group by 1`,
+        [actor.orgId],
+      );
+      const critical = counts.get('unacknowledged') ?? 0;
+      const field = kernel.screens.get(RESULTS)?.fields.find((f) => f.key === 'status');
+      return {
+        key: 'results',
+        title: { 'zh-CN': '结果与危急值', 'en-US': 'Results and critical values' },
+        order: 30,
+        tiles: [
+          {
+            key: 'results.critical',
+            label: { 'zh-CN': '未确认的危急值', 'en-US': 'Unacknowledged critical values' },
+            count: critical,
+            tone: critical > 0 ? 'danger' : 'good',
+            link: { screen: RESULTS, query: { critical: 'true' } },
+          },
+          ...stateTiles(field, counts, {
+            prefix: 'results',
+            screen: RESULTS,
+            always: ['tested', 'firstReviewed'],
+          }),
+        ],
+      };
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { getResult } from '../api/http';
+import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
+import { DASHBOARD_TOPIC, type Dashboard } from '../../shared/dashboard/types';
+
+export const fetchDashboard = () => getResult<Dashboard>('/api/dashboard');
+
+/** News arriving together (a specimen entered starts its process: two writes) are read with one request. */
+export const NEWS_SETTLE_MS = 300;
+
+/**
+ * The dashboard's counts (issue 24): read when the page is built, and again whenever the push channel
+ * says the counts of the user's organisation changed. A failed read keeps the last counts and says so.
+ */
+export function useDashboard(orgId: number | undefined, load: () => Promise<Dashboard> = fetchDashboard) {
+  const [dashboard, setDashboard] = useState<Dashboard>();
+  const [error, setError] = useState<unknown>();
+  const [loading, setLoading] = useState(true);
+  const latest = useRef(0);
+
+  /** Only the newest request's answer is shown: an older one arriving late never overwrites it. */
+  const settle = useCallback(async (ticket: number, answer: Promise<Dashboard>) => {
+    try {
+      const next = await answer;
+      if (ticket !== latest.current) return;
+      setDashboard(next);
+      setError(undefined);
+    } catch (e) {
+      if (ticket === latest.current) setError(e);
+    } finally {
+      if (ticket === latest.current) setLoading(false);
+    }
+  }, []);
+
+  const reload = useCallback(() => {
+    setLoading(true);
+    return settle(++latest.current, load());
+  }, [load, settle]);
+
+  useEffect(() => {
+    void settle(++latest.current, load());
+  }, [load, settle]);
+
+  useEffect(() => {
+    let settle: ReturnType<typeof setTimeout> | undefined;
+    const onNews = (event: Event) => {
+      const news = (event as CustomEvent<{ topic?: string; orgId?: number }>).detail;
+      if (news?.topic !== DASHBOARD_TOPIC || (orgId !== undefined && news.orgId !== orgId)) return;
+      clearTimeout(settle);
+      settle = setTimeout(() => void reload(), NEWS_SETTLE_MS);
+    };
+    window.addEventListener(PUSH_TOPIC_EVENT, onNews);
+    return () => {
+      clearTimeout(settle);
+      window.removeEventListener(PUSH_TOPIC_EVENT, onNews);
+    };
+  }, [orgId, reload]);
+
+  return { dashboard, error, loading, reload };
+}

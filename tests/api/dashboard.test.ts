@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, login } from '../support/client';
+import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
+import { openTab } from '../support/pushSocket';
+import type { Dashboard, DashboardTile } from '../../src/shared/dashboard/types';
+
+/**
+ * The dashboard (issue 24): today's specimens by state, the user's open tasks, unacknowledged critical
+ * values and today's QC, each counted from the database for the user's own lab, each a link to the
+ * list it counts; a change to what it counts is news on the push channel.
+ */
+let server: TestServer;
+const signedIn = new Map<string, { id: number; token: string }>();
+
+async function signIn(account: string) {
+  if (!signedIn.has(account)) {
+    const { status, body } = await login(server.url, account, DEMO_PASSWORD);
+    const principal = body.principal as { id?: number } | undefined;
+    if (status !== 200 || !body.access_token || !principal?.id) throw new Error(`login ${account} failed`);
+    signedIn.set(account, { id: principal.id, token: body.access_token });
+  }
+  return signedIn.get(account)!;
+}
+const as = async (account: string) => api(server.url, (await signIn(account)).token, 'zh-CN');
+
+async function dashboard(account: string): Promise<Dashboard> {
+  const res = await (await as(account)).get<Dashboard>('/api/dashboard');
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.resultObject;
+}
+const tile = (d: Dashboard, key: string): DashboardTile | undefined =>
+  d.sections.flatMap((s) => s.tiles).find((t) => t.key === key);
+const count = async (account: string, key: string) => tile(await dashboard(account), key)?.count;
+
+/** A histopathology specimen entered on the everyday intake screen by the editor. */
+async function enterSpecimen(): Promise<string> {
+  const editor = await as('editor');
+  const first = async (resource: string, query = '') =>
+    (await editor.get<{ records: { id: number; category?: string }[] }>(`/api/resources/${resource}?size=100${query}`))
+      .body.resultObject.records;
+  const purpose = (await first('inspectionPurpose')).find((p) => p.category === '3')!;
+  const res = await editor.post<{ barcode: string }>('/api/resources/specimen', {
+    patientName: '看板测试',
+    sex: 'male',
+    age: 50,
+    hospital: (await first('referralHospital'))[0]!.id,
+    purposes: [purpose.id],
+    specimenType: (await first('specimenType'))[0]!.id,
+    collectedAt: '2026-11-24 08:00:00',
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.resultObject.barcode;
+}
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => server?.dispose());
+
+describe('GET /api/dashboard', () => {
+  it('answers the sections in order, each count a link to the list it counts, in both languages', async () => {
+    const d = await dashboard('editor');
+    expect(d.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(d.sections.map((s) => s.key)).toEqual(['specimens', 'tasks', 'results', 'qc']);
+    const registered = tile(d, 'specimens.registered')!;
+    expect(registered.label).toEqual({ 'zh-CN': '已登记', 'en-US': expect.any(String) });
+    expect(registered.link).toMatchObject({ screen: 'front-entry', query: { status: 'registered' } });
+    expect(registered.link!.menuId).toEqual(expect.any(Number));
+    expect(tile(d, 'results.critical')!.link).toMatchObject({
+      screen: 'general-inspection',
+      query: { critical: 'true' },
+    });
+    expect(tile(d, 'qc.reject')!.link!.query).toEqual({ status: 'reject', runAt: `${d.day},${d.day}` });
+  });
+
+  it("counts a specimen entered now in its lab's day and state, and its process's first task, never in another lab", async () => {
+    const before = {
+      entered: await count('editor', 'specimens.entered'),
+      registered: await count('editor', 'specimens.registered'),
+      tasks: await count('editor', 'tasks.open'),
+      otherLab: await count('lab2admin', 'specimens.entered'),
+    };
+    await enterSpecimen();
+    expect(await count('editor', 'specimens.entered')).toBe(before.entered! + 1);
+    expect(await count('editor', 'specimens.registered')).toBe(before.registered! + 1);
+    // The process starts once the entry is committed: its first task follows a moment later.
+    await expect.poll(() => count('editor', 'tasks.open')).toBe(before.tasks! + 1);
+    expect(await count('lab2admin', 'specimens.entered')).toBe(before.otherLab);
+  });
+
+  it("tells the lab's open dashboards through the push channel that their counts changed", async () => {
+    const editor = await signIn('editor');
+    const tab = await openTab(server.url, editor.id, editor.token);
+    try {
+      await enterSpecimen();
+      // The new task's alert ("新任务") comes on the same channel; the news is the message with a topic.
+      let news: Record<string, unknown> = {};
+      while (!('topic' in news)) news = JSON.parse(await tab.nextMessage()) as Record<string, unknown>;
+      expect(news).toEqual({ topic: 'dashboard', orgId: 1 });
+    } finally {
+      tab.socket.close();
+    }
+  });
+
+  it('refuses a caller who is not signed in', async () => {
+    expect((await api(server.url).get('/api/dashboard')).status).toBe(401);
+  });
+});
