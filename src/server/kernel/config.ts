@@ -33,6 +33,11 @@ export interface ServerConfig {
   /** Five wrong passwords lock a name this long; each further lock doubles it, up to lockoutMaxSeconds. */
   lockoutSeconds: number;
   lockoutMaxSeconds: number;
+  /**
+   * LIMS_DEMO_MONTH: the month of lab life a fresh demo lab is given in the background (DAYSxPER_DAY,
+   * 0 for none); read by the demo generator, which refuses a malformed one at start. Unset: its default.
+   */
+  demoMonth: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number, min = 1): number {
@@ -66,5 +71,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     },
     lockoutSeconds: int(env.LIMS_LOCKOUT_SECONDS, 60),
     lockoutMaxSeconds: int(env.LIMS_LOCKOUT_MAX_SECONDS, 3600),
+    demoMonth: env.LIMS_DEMO_MONTH,
   };
 }

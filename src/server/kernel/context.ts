@@ -23,6 +23,8 @@ export interface KernelBase {
   screens: ScreenRegistry;
   /** Alerts to signed-in users' browsers (spec 4 push channel). */
   push: PushHub;
+  /** The lab clock, when the process sets lab times (a generated month); else one over `now`. */
+  clock?: LabClock;
 }
 
 /**
@@ -56,11 +58,11 @@ export interface Kernel extends KernelBase {
 export function createKernel(base: KernelBase, capabilities: readonly Capability[]): Kernel {
   const hooks = new HookRegistry();
   const ports: Partial<Ports> = {};
-  const clock = new LabClock(base.now);
+  const clock = base.clock ?? new LabClock(base.now);
   const kernel: Kernel = {
     ...base,
     now: clock.now,
-    wallNow: base.now,
+    wallNow: clock.wallNow,
     clock,
     hooks,
     resources: new ResourceService(base.db, base.screens, hooks, () => kernel),
