@@ -17,7 +17,8 @@ const USAGE = 'usage: npm run demo-month -- --days N --per-day M [--seed S]';
 
 function positive(value: string | undefined, name: string): number {
   const n = Number(value);
-  if (!value || !Number.isInteger(n) || n < 1 || n > 100_000) throw new Error(`--${name} must be a whole number from 1 to 100000\n${USAGE}`);
+  if (!value || !Number.isInteger(n) || n < 1 || n > 100_000)
+    throw new Error(`--${name} must be a whole number from 1 to 100000\n${USAGE}`);
   return n;
 }
 

@@ -60,7 +60,9 @@ export class Staff {
     }
     const envelope = (res.body ? res.json() : {}) as Envelope<T>;
     if (res.statusCode !== 200 || (envelope.resultCode !== undefined && envelope.resultCode !== 200))
-      throw new DemoApiError(`${this.account}: ${method} ${url} → ${res.statusCode} ${envelope.resultMessage ?? res.body.slice(0, 300)}`);
+      throw new DemoApiError(
+        `${this.account}: ${method} ${url} → ${res.statusCode} ${envelope.resultMessage ?? res.body.slice(0, 300)}`,
+      );
     return envelope.resultObject;
   }
 }

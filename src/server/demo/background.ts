@@ -28,7 +28,9 @@ export interface Running {
 async function wanted(db: Queryable): Promise<boolean> {
   const progress = await progressOf(db);
   if (progress) return !progress.finished;
-  const lived = await db.query(`select 1 from record_event where resource = 'specimen' and kind = 'transition' limit 1`);
+  const lived = await db.query(
+    `select 1 from record_event where resource = 'specimen' and kind = 'transition' limit 1`,
+  );
   return lived.length === 0;
 }
 
@@ -36,7 +38,9 @@ export async function offerDemoMonth(offer: Offer): Promise<Running | undefined>
   if (!(await wanted(offer.db))) return undefined;
   const controller = new AbortController();
   const { days, perDay } = offer.size;
-  offer.log(`Demo month: ${days} days × ${perDay} specimens being made in the background (LIMS_DEMO_MONTH=0 turns it off)`);
+  offer.log(
+    `Demo month: ${days} days × ${perDay} specimens being made in the background (LIMS_DEMO_MONTH=0 turns it off)`,
+  );
   let shown = -1;
   const started = Date.now();
   const done = runDemoMonth({

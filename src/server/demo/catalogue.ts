@@ -48,8 +48,7 @@ export const ITEMS: Record<string, ItemSpread> = {
     code: 'CREA',
     name: '肌酐',
     decimals: 0,
-    draw: (r, sex) =>
-      r.chance(0.05) ? r.uniform(130, 420) : clamp(r.normal(sex === 'male' ? 82 : 63, 12), 30, 125),
+    draw: (r, sex) => (r.chance(0.05) ? r.uniform(130, 420) : clamp(r.normal(sex === 'male' ? 82 : 63, 12), 30, 125)),
   },
   TSH: { code: 'TSH', name: '促甲状腺激素', decimals: 3, draw: (r) => clamp(r.logNormal(1.9, 0.55), 0.01, 60) },
 };
@@ -90,11 +89,56 @@ export interface QcSpec {
 }
 
 export const QC: QcSpec[] = [
-  { plan: 'BC-6800 WBC 水平2', material: '迈瑞血球质控 WBC 水平2', itemCode: 'WBC', level: 'L2', mean: 7.2, sd: 0.22, instrument: 'BC-6800', group: '临检组' },
-  { plan: 'BC-6800 HGB 水平2', material: '迈瑞血球质控 HGB 水平2', itemCode: 'HGB', level: 'L2', mean: 132, sd: 2.4, instrument: 'BC-6800', group: '临检组' },
-  { plan: 'AU5800-1 ALT 水平1', material: '伯乐生化质控 ALT 水平1', itemCode: 'ALT', level: 'L1', mean: 38, sd: 1.6, instrument: 'AU5800-1', group: '生化组' },
-  { plan: 'AU5800-1 CREA 水平1', material: '伯乐生化质控 CREA 水平1', itemCode: 'CREA', level: 'L1', mean: 96, sd: 3.1, instrument: 'AU5800-1', group: '生化组' },
-  { plan: 'Cobas e601 TSH 水平2', material: '朗道免疫质控 TSH 水平2', itemCode: 'TSH', level: 'L2', mean: 5.85, sd: 0.28, instrument: 'Cobas e601', group: '免疫组' },
+  {
+    plan: 'BC-6800 WBC 水平2',
+    material: '迈瑞血球质控 WBC 水平2',
+    itemCode: 'WBC',
+    level: 'L2',
+    mean: 7.2,
+    sd: 0.22,
+    instrument: 'BC-6800',
+    group: '临检组',
+  },
+  {
+    plan: 'BC-6800 HGB 水平2',
+    material: '迈瑞血球质控 HGB 水平2',
+    itemCode: 'HGB',
+    level: 'L2',
+    mean: 132,
+    sd: 2.4,
+    instrument: 'BC-6800',
+    group: '临检组',
+  },
+  {
+    plan: 'AU5800-1 ALT 水平1',
+    material: '伯乐生化质控 ALT 水平1',
+    itemCode: 'ALT',
+    level: 'L1',
+    mean: 38,
+    sd: 1.6,
+    instrument: 'AU5800-1',
+    group: '生化组',
+  },
+  {
+    plan: 'AU5800-1 CREA 水平1',
+    material: '伯乐生化质控 CREA 水平1',
+    itemCode: 'CREA',
+    level: 'L1',
+    mean: 96,
+    sd: 3.1,
+    instrument: 'AU5800-1',
+    group: '生化组',
+  },
+  {
+    plan: 'Cobas e601 TSH 水平2',
+    material: '朗道免疫质控 TSH 水平2',
+    itemCode: 'TSH',
+    level: 'L2',
+    mean: 5.85,
+    sd: 0.28,
+    instrument: 'Cobas e601',
+    group: '免疫组',
+  },
 ];
 
 /** The item code of a result row, found by the item's name its labels carry. */
@@ -106,8 +150,10 @@ export function itemCodeOf(result: Record<string, unknown>): string | undefined 
 /** Rounds a value to the item's decimals, as the instrument reports it. */
 export const reported = (value: number, decimals: number): string => value.toFixed(decimals);
 
-const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
-const GIVEN = '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超兰霞平刚桂英华玉萍红娥玲芬燕鹏辉建国文斌宇浩凯秀兰晶婷欣怡子涵梓轩雨桐佳琪思远';
+const SURNAMES =
+  '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤';
+const GIVEN =
+  '伟芳娜秀英敏静丽强磊军洋勇艳杰娟涛明超兰霞平刚桂英华玉萍红娥玲芬燕鹏辉建国文斌宇浩凯秀兰晶婷欣怡子涵梓轩雨桐佳琪思远';
 
 /** A patient's name: a surname and one or two given characters. */
 export function patientName(r: Random): string {

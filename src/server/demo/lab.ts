@@ -49,8 +49,14 @@ export class LabDay {
       ...plan.specimens.flatMap((s) => this.specimenSteps(s)),
       ...plan.qcRuns.flatMap((r) => this.qcSteps(r)),
       ...plan.uploads.map((at) => ({ at, run: () => this.upload() })),
-      ...plan.reviews.map((at, i) => ({ at, run: () => this.approve('firstReview', 'tested', this.crew.reviewers[i % 2]!) })),
-      ...plan.audits.map((at, i) => ({ at, run: () => this.approve('audit', 'firstReviewed', this.crew.auditors[i % 2]!) })),
+      ...plan.reviews.map((at, i) => ({
+        at,
+        run: () => this.approve('firstReview', 'tested', this.crew.reviewers[i % 2]!),
+      })),
+      ...plan.audits.map((at, i) => ({
+        at,
+        run: () => this.approve('audit', 'firstReviewed', this.crew.auditors[i % 2]!),
+      })),
     ];
     const last = plan.audits[plan.audits.length - 1]!;
     steps.push({ at: new Date(last.getTime() + 10 * 60_000), run: () => this.correct(plan.specimens) });
@@ -113,7 +119,9 @@ export class LabDay {
   private async resultsIn(status: string): Promise<Rec[]> {
     const all: Rec[] = [];
     for (let page = 1; ; page++) {
-      const { records } = await this.crew.admin.get<Page>(`/api/resources/inspectionResult?status=${status}&size=1000&page=${page}`);
+      const { records } = await this.crew.admin.get<Page>(
+        `/api/resources/inspectionResult?status=${status}&size=1000&page=${page}`,
+      );
       all.push(...records);
       if (records.length < 1000) return all;
     }

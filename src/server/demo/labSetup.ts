@@ -67,7 +67,8 @@ export async function labRefsOf(admin: Staff): Promise<LabRefs> {
   const hospitals = (await list(admin, 'referralHospital')).map((h) => h.id).sort((a, b) => a - b);
   if (hospitals.length === 0) throw new Error('the lab has no referral hospitals to receive specimens from');
   const purposes = {} as Record<PanelName, number>;
-  for (const panel of Object.keys(PANELS) as PanelName[]) purposes[panel] = await required(admin, 'inspectionPurpose', panel);
+  for (const panel of Object.keys(PANELS) as PanelName[])
+    purposes[panel] = await required(admin, 'inspectionPurpose', panel);
   const reasons = await list(admin, 'abnormalSampleType');
   if (!reasons[0]) throw new Error('the lab has no reasons to reject a specimen (abnormalSampleType)');
   const westgard = (await list(admin, 'qcRuleCombination')).find((c) => String(c.name).startsWith('Westgard'));

@@ -81,7 +81,15 @@ async function begin(run: MonthRun): Promise<Progress> {
 export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
   const progress = await begin(run);
   const size: MonthSize = { days: progress.days, perDay: progress.perDay, seed: progress.seed };
-  const result: MonthResult = { size, specimens: 0, rejected: 0, results: 0, refused: 0, reasons: [], ran: !progress.finished };
+  const result: MonthResult = {
+    size,
+    specimens: 0,
+    rejected: 0,
+    results: 0,
+    refused: 0,
+    reasons: [],
+    ran: !progress.finished,
+  };
   if (progress.finished) return result;
   const first = parseDate(progress.firstDay);
   const crew = await crewOf(run.app, run.password);

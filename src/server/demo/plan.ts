@@ -66,7 +66,8 @@ export function firstDayOf(days: number, today: Date): Date {
   return new Date(today.getFullYear(), today.getMonth(), today.getDate() - days);
 }
 
-export const dayDate = (first: Date, day: number) => new Date(first.getFullYear(), first.getMonth(), first.getDate() + day);
+export const dayDate = (first: Date, day: number) =>
+  new Date(first.getFullYear(), first.getMonth(), first.getDate() + day);
 
 /** When a specimen is registered: the morning peak of the wards' rounds, the afternoon, a few emergencies. */
 function registrationHour(r: Random): number {
@@ -93,7 +94,8 @@ function specimenOf(r: Random, date: Date, day: number, n: number, hospitals: nu
   const receivedAt = plus(collectedAt, Math.min(240, Math.max(15, r.logNormal(55, 0.45))));
   const values: Record<string, number> = {};
   for (const panel of panels)
-    for (const code of PANELS[panel].items) values[code] = Number(ITEMS[code]!.draw(r, sex).toFixed(ITEMS[code]!.decimals));
+    for (const code of PANELS[panel].items)
+      values[code] = Number(ITEMS[code]!.draw(r, sex).toFixed(ITEMS[code]!.decimals));
   return {
     key: `${day + 1}-${n + 1}`,
     patientName: patientName(r),
@@ -145,7 +147,8 @@ export function qcRunsOf(size: MonthSize, first: Date): PlannedQcRun[][] {
 function steadyZ(r: Random, history: number[]): number {
   let z = Math.max(-1.9, Math.min(1.9, r.normal(0, 0.8)));
   const last = history.slice(-9);
-  if (last.length === 9 && (last.every((v) => v > 0) || last.every((v) => v < 0))) z = -Math.sign(last[8]!) * Math.abs(z);
+  if (last.length === 9 && (last.every((v) => v > 0) || last.every((v) => v < 0)))
+    z = -Math.sign(last[8]!) * Math.abs(z);
   const near = history.slice(-3);
   if (near.length === 3 && near.every((v) => Math.abs(v) > 1)) z = Math.sign(z) * Math.min(Math.abs(z), 0.8);
   return z;
@@ -159,7 +162,13 @@ function rounds(date: Date, everyMinutes: number, offsetMinutes: number): Date[]
 }
 
 /** One day of the month, the same for the same seed, day and size whenever it is made. */
-export function planDay(size: MonthSize, first: Date, day: number, hospitals: number, qcRuns?: PlannedQcRun[]): DayPlan {
+export function planDay(
+  size: MonthSize,
+  first: Date,
+  day: number,
+  hospitals: number,
+  qcRuns?: PlannedQcRun[],
+): DayPlan {
   const date = dayDate(first, day);
   const r = new Random(size.seed, day);
   const specimens = Array.from({ length: size.perDay }, (_, n) => specimenOf(r, date, day, n, hospitals)).sort(

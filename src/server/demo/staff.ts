@@ -50,7 +50,12 @@ export async function crewOf(app: FastifyInstance, password: string): Promise<Cr
       () => false,
     );
     if (!exists) {
-      await admin.post('/api/user', { userAccount: person.account, userName: person.name, password, roleIds: [role.id] });
+      await admin.post('/api/user', {
+        userAccount: person.account,
+        userName: person.name,
+        password,
+        roleIds: [role.id],
+      });
       await staff.signIn();
     }
     for (const group of GROUPS)
@@ -76,7 +81,8 @@ export async function crewOf(app: FastifyInstance, password: string): Promise<Cr
 }
 
 export async function groupIds(admin: Staff): Promise<Record<(typeof GROUPS)[number], number>> {
-  const all = (await admin.get<Page<{ id: number; name: string }>>('/api/resources/professionalGroup?size=100')).records;
+  const all = (await admin.get<Page<{ id: number; name: string }>>('/api/resources/professionalGroup?size=100'))
+    .records;
   const of = (name: string) => {
     const found = all.find((g) => g.name === name);
     if (!found) throw new Error(`the lab has no professional group ${name}`);
