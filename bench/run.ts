@@ -13,6 +13,7 @@ import { specimensBench } from './specimens';
 import { resultsBench } from './results';
 import { chargesBench } from './charges';
 import { statisticsBench } from './statistics';
+import { demoBench } from './demo';
 
 const benches = {
   auth: authBench,
@@ -25,6 +26,7 @@ const benches = {
   results: resultsBench,
   charges: chargesBench,
   statistics: statisticsBench,
+  demo: demoBench,
 };
 
 async function main() {
