@@ -99,13 +99,13 @@ describe('LIMS_DEMO_MONTH', () => {
   it('reads DAYSxPER_DAY, 0 for none, the default when unset', () => {
     expect(monthSizeOf('3x20', 5)).toEqual({ days: 3, perDay: 20, seed: 5 });
     expect(monthSizeOf('0')).toBeUndefined();
-    expect(monthSizeOf(undefined)).toMatchObject({ days: 30, perDay: 60 });
+    expect(monthSizeOf(undefined)).toMatchObject({ days: 30, perDay: 30 });
   });
 
   it('refuses anything else, saying what it takes', () => {
     for (const bad of ['30', '30x', 'x20', '0x20', '30*20', 'lots'])
       expect(() => monthSizeOf(bad)).toThrow(
-        `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x60) or 0 for no demo month, not "${bad}"`,
+        `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x30) or 0 for no demo month, not "${bad}"`,
       );
   });
 });

@@ -1,13 +1,16 @@
 import type { MonthSize } from './plan.js';
 
 /**
- * The demo month `npm start` offers a fresh lab: 30 days of 60 specimens. A real lab of the demo's
- * kind sees a few hundred a day, but every specimen here is done step by step through the API (about
- * ten calls, a report PDF, signed approvals), some 2–4 specimens a second on the embedded database:
- * 1,800 specimens fill every screen in 10–15 minutes, while 30 × 200 would keep the machine busy for
- * most of an hour. A bigger month is one command away (npm run demo-month -- --days --per-day).
+ * The demo month `npm start` offers a fresh lab: 30 days of 30 specimens (900 specimens, some 1,600
+ * results, 60 QC runs per plan). A real lab of the demo's kind sees a few hundred a day, but every
+ * specimen here goes its whole way through the API (about ten calls, signed approvals with a password
+ * check each, a report PDF): `npm run bench -- demo` measured 0.21 specimens/s on PGlite and 0.40 on
+ * PostgreSQL on a shared 2-core machine under a load of 12–18, a few times that on an idle one. 900
+ * specimens then take minutes to a quarter of an hour in the background (the first days show at once),
+ * where 30 × 200 would keep a small machine busy for hours. Any size is one command away
+ * (npm run demo-month -- --days --per-day).
  */
-export const DEFAULT_MONTH = '30x60';
+export const DEFAULT_MONTH = '30x30';
 export const DEFAULT_SEED = 20_261_126;
 
 export class MonthSizeError extends Error {}
