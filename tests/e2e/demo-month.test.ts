@@ -23,8 +23,8 @@ let consoleErrors: string[];
 const SHOTS = path.join(tmpdir(), 'lims-demo-month-shots');
 
 const wall = new Date();
-const lastDay = localDateTime(new Date(wall.getTime() - 4 * 3600_000 - 86_400_000)).slice(0, 10);
-const firstDay = localDateTime(new Date(wall.getTime() - 4 * 3600_000 - 2 * 86_400_000)).slice(0, 10);
+const lastDay = localDateTime(new Date(wall.getTime() - 6 * 3600_000 - 86_400_000)).slice(0, 10);
+const firstDay = localDateTime(new Date(wall.getTime() - 6 * 3600_000 - 2 * 86_400_000)).slice(0, 10);
 
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });

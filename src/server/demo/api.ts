@@ -42,6 +42,14 @@ export class Staff {
   post = <T>(url: string, body: unknown = {}) => this.call<T>('POST', url, body);
   put = <T>(url: string, body: unknown) => this.call<T>('PUT', url, body);
 
+  /** A file the app prints (a PDF of labels): its bytes; a refusal is an error as for any call. */
+  async file(url: string): Promise<Buffer> {
+    const res = await this.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
+    if (res.statusCode !== 200)
+      throw new DemoApiError(`${this.account}: GET ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res.rawPayload;
+  }
+
   /** The answer's object; a refusal is an error naming the call and the app's message. */
   async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, again = true): Promise<T> {
     const res = await this.app.inject({

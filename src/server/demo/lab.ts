@@ -8,7 +8,7 @@ import type { Crew } from './staff.js';
 
 /**
  * A planned day done through the API, step by step in the order of its times, each at its time on the
- * lab clock: registrations, collections, receipts and rejections, the QC runs, the instruments'
+ * lab clock: registrations (with their labels printed), collections, receipts and rejections, the QC runs, the instruments'
  * uploads, critical values acknowledged, first reviews and audits (the reports follow by themselves),
  * and the odd report corrected.
  */
@@ -100,6 +100,8 @@ export class LabDay {
     const who = special ? this.crew.clerk : this.crew.desk;
     const made = await who.post<Rec>(`/api/resources/${special ? 'specialEntry' : 'specimen'}`, body);
     this.ids.set(s.key, made.id);
+    // The tube's barcode label, printed at once for the collector.
+    await who.file(`/api/specimens/labels?ids=${made.id}`);
     this.barcodes.set(String(made.barcode), s);
     this.tally.specimens++;
     this.watch.onSpecimen?.();

@@ -53,9 +53,12 @@ export async function progressOf(db: Queryable): Promise<Progress | undefined> {
   return row;
 }
 
-/** The lab's today for a month ending yesterday: before 04:00 still the day before, so no step lies ahead of the wall clock. */
+/**
+ * The lab's today for a month ending yesterday: before 06:00 still the day before, so that no step of
+ * the last day's night (its last rounds end at 04:10, the statements at 05:00) lies ahead of the wall clock.
+ */
 export function labToday(wall: Date): Date {
-  return new Date(wall.getTime() - 4 * 3600_000);
+  return new Date(wall.getTime() - 6 * 3600_000);
 }
 
 const dateText = (d: Date) =>
@@ -125,7 +128,7 @@ async function statements(
   days: number,
 ) {
   const period = { periodFrom: dateText(first), periodTo: dateText(dayDate(first, days - 1)) };
-  const at = new Date(dayDate(first, days).getTime() + 3.5 * 3600_000);
+  const at = new Date(dayDate(first, days).getTime() + 5 * 3600_000);
   await run.clock.at(at, async () => {
     const owed = await admin.get<{ hospital: number; sampleCount: number }[]>(
       `/api/finance/chargeTotals?from=${period.periodFrom}&to=${period.periodTo}`,

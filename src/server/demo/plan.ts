@@ -91,7 +91,9 @@ function specimenOf(r: Random, date: Date, day: number, n: number, hospitals: nu
   const registeredAt = at(date, registrationHour(r));
   const collectedAt = plus(registeredAt, r.uniform(3, 25));
   // Courier runs from the hospitals: most within the hour, a long tail.
-  const receivedAt = plus(collectedAt, Math.min(240, Math.max(15, r.logNormal(55, 0.45))));
+  const transport = Math.min(240, Math.max(15, r.logNormal(55, 0.45)));
+  // Received by 03:00 at the latest, so that the night's last rounds (until 04:00) take it through.
+  const receivedAt = new Date(Math.min(plus(collectedAt, transport).getTime(), at(date, 27).getTime()));
   const values: Record<string, number> = {};
   for (const panel of panels)
     for (const code of PANELS[panel].items)
@@ -157,7 +159,7 @@ function steadyZ(r: Random, history: number[]): number {
 /** Rounds from the first upload of the morning until the last specimen of the evening is through. */
 function rounds(date: Date, everyMinutes: number, offsetMinutes: number): Date[] {
   const times: Date[] = [];
-  for (let m = 7 * 60 + offsetMinutes; m <= 27 * 60; m += everyMinutes) times.push(plus(date, m));
+  for (let m = 7 * 60 + offsetMinutes; m <= 28 * 60; m += everyMinutes) times.push(plus(date, m));
   return times;
 }
 
