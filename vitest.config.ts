@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    // Servers the tests start make no demo month (npm start's default) unless a test asks for one:
+    // each test sets up the lab it checks. Spawned servers inherit this.
+    env: { LIMS_DEMO_MONTH: '0' },
     reporters: ['default', './tests/support/summary-reporter.ts'],
     projects: [
       {

@@ -15,6 +15,7 @@ import { chargesBench } from './charges';
 import { statisticsBench } from './statistics';
 import { timersBench } from './timers';
 import { throughputBench } from './throughput';
+import { demoBench } from './demo';
 
 const benches = {
   auth: authBench,
@@ -29,6 +30,7 @@ const benches = {
   statistics: statisticsBench,
   timers: timersBench,
   throughput: throughputBench,
+  demo: demoBench,
 };
 
 async function main() {

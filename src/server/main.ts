@@ -1,5 +1,8 @@
 import { buildApp } from './app.js';
 import { readConfig } from './kernel/config.js';
+import { LabClock } from './kernel/clock.js';
+import { offerDemoMonth, type Running } from './demo/background.js';
+import { monthSizeOf } from './demo/size.js';
 import { PushHub } from './kernel/push/hub.js';
 import { prepare } from './startup.js';
 import { stopWithDeadline } from './shutdown.js';
@@ -8,10 +11,13 @@ import { DEMO_USERS } from './users/demo.js';
 /** `npm start`: open the database, bring it up to date, serve app + API on one port. */
 async function main() {
   const config = readConfig();
+  // A malformed LIMS_DEMO_MONTH stops the start with its message, before anything is written.
+  const demoMonth = config.seedDemo ? monthSizeOf(config.demoMonth) : undefined;
   const { db, screens } = await prepare(config);
   screens.watch();
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
-  const app = await buildApp({ db, config, now: () => new Date(), screens, push });
+  const clock = new LabClock(() => new Date());
+  const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
 
   // PORT=0 picks a free port (tests); the line below prints the one actually bound.
   const url = await app.listen({ port: config.port, host: config.host });
@@ -24,6 +30,10 @@ async function main() {
     );
     for (const u of DEMO_USERS) console.log(`  ${u.account.padEnd(10)} ${u.role.padEnd(6)} org ${u.orgId}  ${u.name}`);
   }
+  // The demo month runs behind the listening server: the app is usable while it fills.
+  let month: Running | undefined;
+  if (demoMonth)
+    month = await offerDemoMonth({ app, clock, db, password: config.demoPassword, size: demoMonth, log: console.log });
 
   // Requests in flight complete first, within the grace (and background work such as the workflow
   // recovery stops); then the database is closed so nothing is half-written.
@@ -32,8 +42,13 @@ async function main() {
     await push.close();
     await db.close();
   });
-  process.on('SIGTERM', () => void stop('SIGTERM'));
-  process.on('SIGINT', () => void stop('SIGINT'));
+  // A demo month under way pauses first (after its step in progress), to go on at the next start.
+  const stopAll = async (signal: string) => {
+    await month?.stop();
+    await stop(signal);
+  };
+  process.on('SIGTERM', () => void stopAll('SIGTERM'));
+  process.on('SIGINT', () => void stopAll('SIGINT'));
 }
 
 main().catch((error) => {

@@ -38,6 +38,11 @@ export interface ServerConfig {
   backupKey: string | undefined;
   /** A lab's time zone until it configures its own (customConfig timeZone): LIMS_TIME_ZONE, else the server's. */
   timeZone: string;
+  /**
+   * LIMS_DEMO_MONTH: the month of lab life a fresh demo lab is given in the background (DAYSxPER_DAY,
+   * 0 for none); read by the demo generator, which refuses a malformed one at start. Unset: its default.
+   */
+  demoMonth: string | undefined;
 }
 
 function int(value: string | undefined, fallback: number, min = 1): number {
@@ -73,6 +78,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     lockoutMaxSeconds: int(env.LIMS_LOCKOUT_MAX_SECONDS, 3600),
     backupKey: env.LIMS_BACKUP_KEY || undefined,
     timeZone: timeZoneOf(env.LIMS_TIME_ZONE),
+    demoMonth: env.LIMS_DEMO_MONTH,
   };
 }
 

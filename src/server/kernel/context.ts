@@ -26,6 +26,8 @@ export interface KernelBase {
   screens: ScreenRegistry;
   /** Alerts to signed-in users' browsers (spec 4 push channel). */
   push: PushHub;
+  /** The lab clock, when the process sets lab times (a generated month); else one over `now`. */
+  clock?: LabClock;
 }
 
 /**
@@ -63,14 +65,14 @@ export interface Kernel extends KernelBase {
 export function createKernel(base: KernelBase, capabilities: readonly Capability[]): Kernel {
   const hooks = new HookRegistry();
   const ports: Partial<Ports> = {};
-  const clock = new LabClock(base.now);
+  const clock = base.clock ?? new LabClock(base.now);
   const sessions = new SessionCache(base.db);
   const db = sessions.watching(base.db);
   const kernel: Kernel = {
     ...base,
     db,
     now: clock.now,
-    wallNow: base.now,
+    wallNow: clock.wallNow,
     clock,
     hooks,
     resources: new ResourceService(db, base.screens, hooks, () => kernel),

@@ -535,10 +535,11 @@ export class ResourceService {
           data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
         const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
         data[lifecycle.field] = to;
-        const row = await this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
         const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
-        await this.recordEvent(tx, call, row, { name, fromState: from, toState: to, details }, org?.name);
-        return row;
+        // The step's event first: the resource's rules, run by the rewrite, may take further steps (the
+        // last result audited reports its specimen), whose events must come after this one in the history.
+        await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details }, org?.name);
+        return this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
       },
       call,
     );

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../src/server/app';
+import { runDemoMonth } from '../src/server/demo/month';
+import { monthSizeOf } from '../src/server/demo/size';
+import { LabClock } from '../src/server/kernel/clock';
+import { readConfig } from '../src/server/kernel/config';
+import { PushHub } from '../src/server/kernel/push/hub';
+import { prepare } from '../src/server/startup';
+import { DEMO_PASSWORD } from '../tests/support/server';
+import type { Bench } from './measure';
+import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
+
+/**
+ * The demo month's generator (issue 19): how many specimens a second it takes through their whole
+ * life by the API (registration to signed report), on PGlite and on PostgreSQL. BENCH_DEMO_MONTH sets
+ * the size (DAYSxPER_DAY, default 2x30); the staff and QC set-up before the first specimen is timed apart.
+ */
+const SIZE = monthSizeOf(process.env.BENCH_DEMO_MONTH || '2x30', 1)!;
+
+async function generate(databaseUrl: string | undefined): Promise<[string, string][]> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-demo-'));
+  const config = {
+    ...readConfig({ LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD, DATABASE_URL: databaseUrl, PORT: '0' }),
+    logLevel: 'error',
+  };
+  const { db, screens } = await prepare(config);
+  const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
+  const clock = new LabClock(() => new Date());
+  const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
+  const where = databaseUrl ? 'PostgreSQL' : 'PGlite';
+  try {
+    const started = performance.now();
+    let firstSpecimen = 0;
+    const result = await runDemoMonth({
+      app,
+      clock,
+      db,
+      password: DEMO_PASSWORD,
+      size: SIZE,
+      onProgress: () => {
+        firstSpecimen ||= performance.now();
+      },
+    });
+    const seconds = (performance.now() - firstSpecimen) / 1000;
+    return [
+      [`${where}: staff, QC plans set up`, `${((firstSpecimen - started) / 1000).toFixed(1)} s`],
+      [
+        `${where}: ${result.specimens} specimens, ${result.results} results, reported`,
+        `${seconds.toFixed(1)} s = ${(result.specimens / seconds).toFixed(2)} specimens/s`,
+      ],
+    ];
+  } finally {
+    await app.close();
+    await push.close();
+    await db.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export const demoBench: Bench = {
+  title: `Demo month generator: ${SIZE.days} days × ${SIZE.perDay} specimens through the API (PGlite, PostgreSQL)`,
+  async run() {
+    const rows = await generate(undefined);
+    if (!(await answers(POSTGRES_ADMIN_URL)))
+      return [...rows, ['PostgreSQL', `not answering at ${new URL(POSTGRES_ADMIN_URL).host}: skipped`]];
+    const scratch = await scratchDatabase(POSTGRES_ADMIN_URL);
+    try {
+      return [...rows, ...(await generate(scratch.url))];
+    } finally {
+      await scratch.drop();
+    }
+  },
+};

@@ -1,0 +1,76 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * A member of staff at the API, answered in process (the app's own routes, rules and checks, without a
+ * socket): the generator does what people do, and is refused what they would be refused.
+ */
+export class DemoApiError extends Error {}
+
+interface Envelope<T> {
+  resultCode: number;
+  resultMessage: string;
+  resultObject: T;
+}
+
+export class Staff {
+  private token = '';
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly account: string,
+    private readonly password: string,
+  ) {}
+
+  async signIn(): Promise<this> {
+    const res = await this.app.inject({
+      method: 'POST',
+      url: '/oauth/token?client_id=laboratory',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'password',
+        scope: 'all',
+        username: this.account,
+        password: this.password,
+      }).toString(),
+    });
+    if (res.statusCode !== 200) throw new DemoApiError(`${this.account} cannot sign in: ${res.body.slice(0, 200)}`);
+    this.token = (res.json() as { access_token: string }).access_token;
+    return this;
+  }
+
+  get = <T>(url: string) => this.call<T>('GET', url);
+  post = <T>(url: string, body: unknown = {}) => this.call<T>('POST', url, body);
+  put = <T>(url: string, body: unknown) => this.call<T>('PUT', url, body);
+
+  /** A file the app prints (a PDF of labels): its bytes; a refusal is an error as for any call. */
+  async file(url: string): Promise<Buffer> {
+    const res = await this.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
+    if (res.statusCode !== 200)
+      throw new DemoApiError(`${this.account}: GET ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
+    return res.rawPayload;
+  }
+
+  /** The answer's object; a refusal is an error naming the call and the app's message. */
+  async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, again = true): Promise<T> {
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
+    // A session that went idle while this member of staff had nothing to do: signed in again.
+    if ((res.statusCode === 511 || res.statusCode === 401) && again) {
+      await this.signIn();
+      return this.call<T>(method, url, body, false);
+    }
+    const envelope = (res.body ? res.json() : {}) as Envelope<T>;
+    if (res.statusCode !== 200 || (envelope.resultCode !== undefined && envelope.resultCode !== 200))
+      throw new DemoApiError(
+        `${this.account}: ${method} ${url} → ${res.statusCode} ${envelope.resultMessage ?? res.body.slice(0, 300)}`,
+      );
+    return envelope.resultObject;
+  }
+}

@@ -1,0 +1,162 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app';
+import { verifyChain } from '../../src/server/kernel/audit/chain';
+import { LabClock } from '../../src/server/kernel/clock';
+import { readConfig } from '../../src/server/kernel/config';
+import type { Database } from '../../src/server/kernel/db/database';
+import { PushHub } from '../../src/server/kernel/push/hub';
+import { prepare } from '../../src/server/startup';
+import { progressOf, runDemoMonth, type MonthResult } from '../../src/server/demo/month';
+import { copyTemplate, DEMO_PASSWORD, GENEROUS_LIMITS } from '../support/server';
+
+/**
+ * Two days of the demo month (issue 19) made through the API, then checked as an inspector would: every
+ * specimen's history follows its lifecycle in time order, every reported specimen has its signed report,
+ * each statement is the sum of its hospital's charges, and the operation log's chain holds.
+ */
+type Row = Record<string, unknown>;
+type Transition = { name: string; from: string[]; to: string };
+
+let dataDir: string;
+let db: Database;
+let app: FastifyInstance;
+let push: PushHub;
+let result: MonthResult;
+const size = { days: 2, perDay: 14, seed: 11 };
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(path.join(tmpdir(), 'lims-demo-month-'));
+  await copyTemplate(dataDir, {});
+  const config = {
+    ...readConfig({ ...GENEROUS_LIMITS, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
+    logLevel: 'warn',
+    databaseUrl: undefined,
+  };
+  const prepared = await prepare(config);
+  db = prepared.db;
+  const screens = prepared.screens;
+  const clock = new LabClock(() => new Date());
+  push = await PushHub.open(db, {});
+  app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
+  result = await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size });
+}, 600_000);
+
+afterAll(async () => {
+  await app?.close();
+  await push?.close();
+  await db?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const specimenEvents = () =>
+  db.query<{ recordId: number; name: string; fromState: string | null; toState: string | null; at: Date }>(
+    `select record_id::int as "recordId", name, from_state as "fromState", to_state as "toState", at from record_event
+      where resource = 'specimen' and kind = 'transition' order by record_id, at, id`,
+  );
+
+describe('two days of the lab, made through the API', () => {
+  it('did the two days, every specimen, and keeps its progress', async () => {
+    expect(result).toMatchObject({ ran: true, specimens: 28, refused: 0 });
+    expect(result.results).toBeGreaterThan(28);
+    expect(await progressOf(db)).toMatchObject({ days: 2, perDay: 14, daysDone: 2, specimens: 28, finished: true });
+    // Run again, it finds the month made and makes nothing more.
+    const again = await runDemoMonth({ app, clock: new LabClock(() => new Date()), db, password: DEMO_PASSWORD, size });
+    expect(again.ran).toBe(false);
+    expect((await specimenEvents()).filter((e) => e.name === 'create')).toHaveLength(28);
+    // Each tube's label printed, in its history.
+    const printed = await db.query(
+      `select distinct record_id from record_event where resource = 'specimen' and kind = 'print'`,
+    );
+    expect(printed).toHaveLength(28);
+  });
+
+  it('gives every specimen a history that follows its lifecycle, in time order, on days past', async () => {
+    const screen = JSON.parse(readFileSync('schemas/screens/front-entry.json', 'utf8')) as {
+      resource: { lifecycle: { transitions: Transition[] } };
+    };
+    const steps = new Map(screen.resource.lifecycle.transitions.map((t) => [t.name, t]));
+    const bySpecimen = new Map<number, Awaited<ReturnType<typeof specimenEvents>>>();
+    for (const e of await specimenEvents()) bySpecimen.set(e.recordId, [...(bySpecimen.get(e.recordId) ?? []), e]);
+    expect(bySpecimen.size).toBe(28);
+    for (const [id, events] of bySpecimen) {
+      expect(events[0]!.name, `specimen ${id}`).toBe('create');
+      for (let i = 1; i < events.length; i++) {
+        const [before, e] = [events[i - 1]!, events[i]!];
+        const step = steps.get(e.name);
+        expect(step, `specimen ${id}: ${e.name} is a step of its lifecycle`).toBeDefined();
+        expect(step!.from, `specimen ${id}: ${e.name} from ${e.fromState}`).toContain(e.fromState);
+        expect(e.fromState, `specimen ${id}: ${e.name} starts where ${before.name} ended`).toBe(before.toState);
+        expect(e.at.getTime()).toBeGreaterThanOrEqual(before.at.getTime());
+      }
+      // Done on the lab's days, at their times, never in the future.
+      for (const e of events) expect(e.at.getTime()).toBeLessThanOrEqual(Date.now());
+      const names = events.map((e) => e.name);
+      expect(names.slice(0, 3)).toEqual(['create', 'collect', names.includes('reject') ? 'reject' : 'receive']);
+    }
+    const created = [...bySpecimen.values()].map((events) => events[0]!.at);
+    expect(created.filter((at) => at.getHours() >= 7 && at.getHours() < 12).length).toBeGreaterThan(14);
+  });
+
+  it('reports every specimen whose results are all audited, each with a signed, published report', async () => {
+    const specimens = await db.query<Row>(
+      `select id, data->>'barcode' as barcode, data->>'status' as status from resource_record where resource = 'specimen'
+        and id in (select record_id from record_event where resource = 'specimen' and name = 'create')`,
+    );
+    const reported = specimens.filter((s) => s.status === 'reported');
+    // Rejected specimens are never reported; every other one got through the two days.
+    expect(reported.length).toBe(specimens.filter((s) => s.status !== 'rejected').length);
+    expect(reported.length).toBeGreaterThan(20);
+    for (const s of reported) {
+      const reports = await db.query<Row>(
+        `select id, data->>'status' as status from resource_record where resource = 'reportRecord' and data->>'barcode' = $1`,
+        [s.barcode],
+      );
+      expect(
+        reports.some((r) => r.status === 'published'),
+        `report of ${String(s.barcode)}`,
+      ).toBe(true);
+      const signed = await db.query<Row>(
+        `select e.name, e.actor_name as actor, e.details->'signature'->>'signer' as signer from record_event e
+           join resource_record r on r.id = e.record_id and r.resource = 'inspectionResult'
+          where e.resource = 'inspectionResult' and e.name in ('firstReview', 'audit') and r.data->>'barcode' = $1`,
+        [s.barcode],
+      );
+      const audits = signed.filter((e) => e.name === 'audit');
+      expect(audits.length, `audits of ${String(s.barcode)}`).toBeGreaterThan(0);
+      expect(audits.every((e) => e.signer === e.actor)).toBe(true);
+    }
+    // Reviews by different staff: two reviewers and two auditors took turns.
+    const people = await db.query<{ name: string; n: number }>(
+      `select name, count(distinct actor_id)::int as n from record_event where resource = 'inspectionResult'
+        and name in ('firstReview', 'audit') group by name`,
+    );
+    expect(Object.fromEntries(people.map((p) => [p.name, p.n]))).toEqual({ firstReview: 2, audit: 2 });
+  });
+
+  it('closes the stretch with statements equal to the hospitals charges', async () => {
+    const statements = await db.query<{ id: number; payable: string; cents: string; lines: number }>(
+      `select r.id, r.data->>'payableAmount' as payable, sum(c.payable_cents)::text as cents, count(c.id)::int as lines
+         from resource_record r join charge_line c on c.statement_id = r.id
+        where r.resource = 'reconciliation' group by r.id, r.data`,
+    );
+    expect(statements.length).toBeGreaterThan(0);
+    for (const s of statements) expect(Math.round(Number(s.payable) * 100), `statement ${s.id}`).toBe(Number(s.cents));
+    // Every charge of the two days is on a statement.
+    const loose = await db.query(
+      `select 1 from charge_line c where statement_id is null and exists (select 1 from record_event e
+         join resource_record r on r.id = e.record_id where e.resource = 'specimen' and e.name = 'create'
+          and r.data->>'barcode' = c.barcode)`,
+    );
+    expect(loose).toHaveLength(0);
+  });
+
+  it('leaves an operation log whose chain verifies', async () => {
+    const report = await verifyChain(db);
+    expect(report.broken).toBeUndefined();
+    expect(report.entries).toBeGreaterThan(100);
+  });
+});

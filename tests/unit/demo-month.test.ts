@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { ITEMS, QC } from '../../src/server/demo/catalogue';
+import { firstDayOf, planDay, qcRunsOf, type DayPlan } from '../../src/server/demo/plan';
+import { monthSizeOf } from '../../src/server/demo/size';
+
+/**
+ * The plan of a generated month (issue 19): the same seed makes the same month, and what it makes
+ * looks like a lab's month (times of day, values with their abnormal tails, QC in control but once).
+ */
+const first = new Date(2026, 9, 1);
+const size = { days: 30, perDay: 200, seed: 7 };
+const month = (s = size): DayPlan[] => Array.from({ length: s.days }, (_, d) => planDay(s, first, d, 5));
+const plans = month();
+const specimens = plans.flatMap((p) => p.specimens);
+const hour = (d: Date) => d.getHours() + d.getMinutes() / 60;
+const share = <T>(xs: T[], test: (x: T) => boolean) => xs.filter(test).length / xs.length;
+
+describe('a month planned from a seed', () => {
+  it('is the same month for the same seed, a day at a time or all at once, and another for another seed', () => {
+    expect(JSON.stringify(month())).toBe(JSON.stringify(plans));
+    // A month resumed at day 17 makes day 17 as the uninterrupted run did.
+    expect(JSON.stringify(planDay(size, first, 17, 5))).toBe(JSON.stringify(plans[17]));
+    const other = month({ ...size, seed: 8 });
+    expect(other[0]!.specimens.map((s) => s.patientName)).not.toEqual(plans[0]!.specimens.map((s) => s.patientName));
+    expect(specimens).toHaveLength(6000);
+  });
+
+  it('registers most specimens in the morning, collects and receives each after it, within the day', () => {
+    expect(share(specimens, (s) => hour(s.registeredAt) >= 7 && hour(s.registeredAt) < 12)).toBeGreaterThan(0.55);
+    expect(share(specimens, (s) => hour(s.registeredAt) >= 12.5 && hour(s.registeredAt) < 17.5)).toBeGreaterThan(0.18);
+    expect(specimens.every((s) => hour(s.registeredAt) >= 7 && hour(s.registeredAt) <= 22.5)).toBe(true);
+    for (const s of specimens) {
+      expect(s.collectedAt.getTime()).toBeGreaterThan(s.registeredAt.getTime());
+      expect(s.receivedAt.getTime() - s.collectedAt.getTime()).toBeGreaterThanOrEqual(15 * 60_000);
+      expect(s.receivedAt.getTime() - s.collectedAt.getTime()).toBeLessThanOrEqual(240 * 60_000);
+    }
+    // Each day's specimens are that day's, in the order they come in.
+    plans.forEach((p, d) => {
+      expect(p.specimens.every((s) => s.registeredAt.getDate() === new Date(2026, 9, 1 + d).getDate())).toBe(true);
+      const times = p.specimens.map((s) => s.registeredAt.getTime());
+      expect([...times].sort((a, b) => a - b)).toEqual(times);
+    });
+  });
+
+  it('spreads values as a population does: mostly in range, some high or low, a few critical', () => {
+    const values = (code: string) => specimens.flatMap((s) => (s.values[code] === undefined ? [] : [s.values[code]!]));
+    const wbc = values('WBC');
+    expect(share(wbc, (v) => v > 9.5)).toBeGreaterThan(0.07);
+    expect(share(wbc, (v) => v > 9.5)).toBeLessThan(0.2);
+    expect(share(wbc, (v) => v >= 3.5 && v <= 9.5)).toBeGreaterThan(0.75);
+    const hgb = values('HGB');
+    // Critically low haemoglobin: a handful a month, not none and not many.
+    expect(hgb.filter((v) => v < 50).length).toBeGreaterThan(3);
+    expect(share(hgb, (v) => v < 50)).toBeLessThan(0.03);
+    const alt = values('ALT').sort((a, b) => a - b);
+    expect(alt[Math.floor(alt.length / 2)]).toBeGreaterThan(17);
+    expect(alt[Math.floor(alt.length / 2)]).toBeLessThan(26);
+    expect(share(alt, (v) => v > 40)).toBeGreaterThan(0.05);
+    // Values as the instrument reports them: the item's decimals.
+    expect(values('TSH').every((v) => Number(v.toFixed(ITEMS.TSH!.decimals)) === v)).toBe(true);
+    // A blood count is whole blood; the serum panels share a tube.
+    for (const s of specimens) expect(s.specimenType).toBe(s.panels.includes('血常规') ? '全血' : '血清');
+    expect(share(specimens, (s) => s.rejected)).toBeLessThan(0.04);
+    expect(share(specimens, (s) => s.entry === 'special')).toBeGreaterThan(0.08);
+  });
+
+  it('sends from every hospital, the first most', () => {
+    const from = (h: number) => specimens.filter((s) => s.hospital === h).length;
+    expect([0, 1, 2, 3, 4].every((h) => from(h) > 0)).toBe(true);
+    expect(from(0)).toBeGreaterThan(from(4));
+  });
+
+  it('runs QC twice a day per plan, in control but for one Westgard violation with a rerun', () => {
+    const runs = qcRunsOf(size, first);
+    expect(runs).toHaveLength(30);
+    const all = runs.flat();
+    expect(all.filter((r) => r.violation)).toHaveLength(1);
+    expect(all.length).toBe(QC.length * 2 * 30 + 1);
+    const violation = all.find((r) => r.violation)!;
+    expect(Math.abs(violation.z)).toBeGreaterThan(3);
+    QC.forEach((_, qc) => {
+      const zs = all.filter((r) => r.qc === qc && !r.violation).map((r) => r.z);
+      expect(zs.every((z) => Math.abs(z) < 2)).toBe(true);
+      for (let i = 9; i < zs.length; i++) {
+        const ten = zs.slice(i - 9, i + 1);
+        expect(ten.every((z) => z > 0) || ten.every((z) => z < 0)).toBe(false);
+      }
+      for (let i = 3; i < zs.length; i++)
+        expect(zs.slice(i - 3, i + 1).every((z) => z > 1) || zs.slice(i - 3, i + 1).every((z) => z < -1)).toBe(false);
+    });
+  });
+
+  it('ends yesterday', () => {
+    expect(firstDayOf(30, new Date(2026, 10, 26, 10))).toEqual(new Date(2026, 9, 27));
+  });
+});
+
+describe('LIMS_DEMO_MONTH', () => {
+  it('reads DAYSxPER_DAY, 0 for none, the default when unset', () => {
+    expect(monthSizeOf('3x20', 5)).toEqual({ days: 3, perDay: 20, seed: 5 });
+    expect(monthSizeOf('0')).toBeUndefined();
+    expect(monthSizeOf(undefined)).toMatchObject({ days: 30, perDay: 30 });
+  });
+
+  it('refuses anything else, saying what it takes', () => {
+    for (const bad of ['30', '30x', 'x20', '0x20', '30*20', 'lots'])
+      expect(() => monthSizeOf(bad)).toThrow(
+        `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x30) or 0 for no demo month, not "${bad}"`,
+      );
+  });
+});
