@@ -197,7 +197,8 @@ describe("another organisation's administrator", () => {
       if (id === undefined) continue;
       const first = { id };
       const at = `${base}/${first.id}`;
-      const transitions = (screen.resource.lifecycle?.transitions ?? []).map((t) => t.name);
+      // A transition only the server runs is refused by its name to everyone, before any record is read.
+      const transitions = (screen.resource.lifecycle?.transitions ?? []).filter((t) => !t.system).map((t) => t.name);
       calls.push(
         { method: 'GET', url: at },
         { method: 'PUT', url: at, body: {} },

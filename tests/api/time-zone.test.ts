@@ -64,6 +64,25 @@ describe("a lab's time zone", () => {
     expect(latest <= localDateTime(new Date(after.getTime() + 1000), 'UTC')).toBe(true);
   });
 
+  it("stamps a step with the lab's local time", async () => {
+    const list = await admin.get<{ records: { id: number; version: number }[] }>(
+      '/api/resources/specimen?status=registered&size=1',
+    );
+    const specimen = list.body.resultObject.records[0]!;
+    const before = new Date();
+    const received = await admin.post<{ receivedAt: string }>(
+      `/api/resources/specimen/${specimen.id}/transitions/receive`,
+      { version: specimen.version },
+    );
+    expect(received.body.resultCode, received.body.resultMessage).toBe(200);
+    const after = new Date();
+    const at = received.body.resultObject.receivedAt;
+    const shanghai = (d: Date) => localDateTime(d, 'Asia/Shanghai');
+    expect(at >= shanghai(new Date(before.getTime() - 1000)) && at <= shanghai(new Date(after.getTime() + 1000))).toBe(
+      true,
+    );
+  });
+
   it("takes a datetime with an offset as that instant in the lab's zone, and refuses a malformed one", async () => {
     const list = await admin.get<{ records: (Record<string, unknown> & { id: number; version: number })[] }>(
       '/api/resources/samplingInfo?size=1',

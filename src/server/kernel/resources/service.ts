@@ -516,8 +516,10 @@ export class ResourceService {
     let signature: Record<string, unknown> | undefined;
     if (!run.system && transition.signature) {
       // The state is checked before the password is asked of the signer, and again under the write's lock.
+      // A record the caller cannot reach (another lab's) is not found before any password is asked.
       const seen = await this.reachable(this.db, call, caller.actor.orgId, id);
-      if (seen) this.holdsState(call, lifecycle, transition, seen, locale);
+      if (!seen) throw notFound();
+      this.holdsState(call, lifecycle, transition, seen, locale);
       signature = await this.sign(caller, transition.label, run);
     }
     return this.inTransaction(
