@@ -6,7 +6,8 @@
  * docs/screenshots/<step>.png at 1440×900.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -17,6 +18,22 @@ const port = Number(process.env.SCREENSHOT_PORT || 18089);
 const url = `http://127.0.0.1:${port}`;
 const password = 'Lims@2026';
 const VIEWPORT = { width: 1440, height: 900 };
+
+/**
+ * A machine without Chinese fonts (a CI box, a server) would draw every Chinese word as empty boxes: the
+ * pictures use Noto Sans SC, which the report printing already depends on (@embedpdf/fonts-sc), as a
+ * Chinese desktop's own sans-serif would show them. The app itself is not changed.
+ */
+const FONT_URL = `${url}/__screenshots__/NotoSansHans-Regular.otf`;
+const fontFile = () =>
+  readFileSync(
+    path.join(
+      path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')),
+      '../fonts/NotoSansHans-Regular.otf',
+    ),
+  );
+const FONT_CSS = `@font-face { font-family: 'Screenshot Sans SC'; src: url('${FONT_URL}'); }
+  body, body * { font-family: -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Screenshot Sans SC', sans-serif !important; }`;
 
 const PAGES = {
   intake: '/laboratoryManager/permission/frontEntry',
@@ -36,7 +53,13 @@ async function startServer(dataDir: string) {
   const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: root,
     stdio: 'inherit',
-    env: { ...process.env, PORT: String(port), LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: password },
+    env: {
+      LOG_LEVEL: 'warn',
+      ...process.env,
+      PORT: String(port),
+      LIMS_DATA_DIR: dataDir,
+      LIMS_DEMO_PASSWORD: password,
+    },
   });
   // The first start seeds the demo: wait for the server to answer (about a minute on a slow machine).
   for (let waited = 0; waited < 300_000; waited += 1000) {
@@ -65,6 +88,7 @@ const listShown = (page: Page) => page.locator('.screen-page .ant-table-wrapper'
 
 async function shoot(page: Page, name: string) {
   await page.mouse.move(0, 0);
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
   await page.screenshot({ path: path.join(out, `${name}.png`) });
   console.log(`screenshots: docs/screenshots/${name}.png`);
 }
@@ -80,6 +104,16 @@ async function main() {
   });
   try {
     const context = await browser.newContext({ locale: 'zh-CN', viewport: VIEWPORT, reducedMotion: 'reduce' });
+    const font = fontFile();
+    await context.route(FONT_URL, (route) => route.fulfill({ body: font, contentType: 'font/otf' }));
+    // Added to every document as it loads (the login page and the app after it).
+    await context.addInitScript((css: string) => {
+      document.addEventListener('DOMContentLoaded', () => {
+        const style = document.createElement('style');
+        style.textContent = css;
+        document.head.appendChild(style);
+      });
+    }, FONT_CSS);
     const page = await context.newPage();
 
     await page.goto(`${url}/login`);

@@ -499,7 +499,7 @@ describe('process model designer (spec 2.4)', () => {
       .filter({ hasText: '选择下发实验室' })
       .getByRole('button', { name: /确\s*定/ })
       .click();
-    await message(page, '下发成功');
+    await note(page, '下发成功');
 
     // The base organisation changes the model (the designer's save call), so the lab copy has news.
     const token = await tokenFor(shared.server.url, 'baseadmin', DEMO_PASSWORD);

@@ -393,6 +393,9 @@ describe('process model list (spec 2.4, 8)', () => {
     const { page, consoleErrors } = await openList('admin');
     await row(page, 'deploy_blank').waitFor();
     await button(row(page, 'deploy_blank'), '部署').click();
+    // Deploying asks first: it changes what every new specimen of the category runs.
+    const ask = page.locator('.ant-modal-confirm').filter({ hasText: '部署「部署验证流程」后' });
+    await button(ask, '确定').click();
     const text = await shown(page, 'error', /^部署失败/);
     expect(text).toBe('部署失败：流程尚未设计，不能部署');
     await row(page, 'deploy_blank').getByText('未部署').waitFor();
@@ -427,7 +430,8 @@ describe('process model list (spec 2.4, 8)', () => {
     await baseRow.locator('.ant-checkbox-input').check();
     expect(await baseRow.locator('.ant-checkbox-input').isChecked()).toBe(true);
     await button(importing, '确定').click();
-    await shown(page, 'success', '导入成功');
+    // Importing public data ends with a note that stays until closed.
+    await page.locator('.lasting-note').getByText('导入成功').waitFor();
     await importing.waitFor({ state: 'detached' });
     await row(page, 'base_import').waitFor();
     const after = await keys(page);

@@ -1,5 +1,5 @@
 import type { Kernel } from '../kernel/context.js';
-import { countsBy, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
+import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
 
 const QC_RESULTS = 'qc-result';
 
@@ -8,12 +8,12 @@ export function qcDashboard(kernel: Kernel): DashboardPart {
   return {
     watches: ['qcResult'],
     async section({ db, actor, day }) {
-      const counts = await countsBy(
-        db,
-        `select data->>'status' as value, count(*)::int as n from resource_record
-          where resource = 'qcResult' and org_id = $1 and left(data->>'runAt', 10) = $2 group by 1`,
-        [actor.orgId, day.date],
-      );
+      const counts = await countRecords(db, {
+        resource: 'qcResult',
+        orgId: actor.orgId,
+        by: 'status',
+        dayOf: { field: 'runAt', date: day.date },
+      });
       const field = kernel.screens.get(QC_RESULTS)?.fields.find((f) => f.key === 'status');
       return {
         key: 'qc',

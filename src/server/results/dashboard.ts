@@ -1,5 +1,5 @@
 import type { Kernel } from '../kernel/context.js';
-import { countsBy, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
+import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
 
 /** The results work list: what a count of results opens. */
 const RESULTS = 'general-inspection';
@@ -12,15 +12,14 @@ export function resultDashboard(kernel: Kernel): DashboardPart {
   return {
     watches: ['inspectionResult'],
     async section({ db, actor }) {
-      const counts = await countsBy(
-        db,
-        `select case when data->>'critical' = 'true' and coalesce(data->>'criticalAckAt', '') = '' then 'unacknowledged'
-                     else data->>'status' end as value, count(*)::int as n
-           from resource_record where resource = 'inspectionResult' and org_id = $1
-            and data->>'status' in ('tested', 'firstReviewed') group by 1`,
-        [actor.orgId],
-      );
-      const critical = counts.get('unacknowledged') ?? 0;
+      const results = { resource: 'inspectionResult', orgId: actor.orgId };
+      const counts = await countRecords(db, {
+        ...results,
+        by: 'status',
+        oneOf: { field: 'status', values: ['tested', 'firstReviewed'] },
+      });
+      const critical =
+        (await countRecords(db, { ...results, by: 'critical', empty: 'criticalAckAt' })).get('true') ?? 0;
       const field = kernel.screens.get(RESULTS)?.fields.find((f) => f.key === 'status');
       return {
         key: 'results',

@@ -1,5 +1,5 @@
 import type { Kernel } from '../kernel/context.js';
-import { countsBy, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
+import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
 
 /** The everyday intake screen: what a count of specimens opens. */
 const INTAKE = 'front-entry';
@@ -12,12 +12,12 @@ export function specimenDashboard(kernel: Kernel): DashboardPart {
   return {
     watches: ['specimen'],
     async section({ db, actor, day }) {
-      const counts = await countsBy(
-        db,
-        `select data->>'status' as value, count(*)::int as n from resource_record
-          where resource = 'specimen' and org_id = $1 and created_at >= $2 and created_at < $3 group by 1`,
-        [actor.orgId, day.from, day.to],
-      );
+      const counts = await countRecords(db, {
+        resource: 'specimen',
+        orgId: actor.orgId,
+        by: 'status',
+        createdIn: day,
+      });
       const field = kernel.screens.get(INTAKE)?.fields.find((f) => f.key === 'status');
       const total = [...counts.values()].reduce((a, b) => a + b, 0);
       return {

@@ -110,8 +110,36 @@ export function stateTiles(
     }));
 }
 
-/** Counts of resource_record rows by one data field, for a part's query. */
-export async function countsBy(db: Queryable, sql: string, params: unknown[]): Promise<Map<string, number>> {
-  const rows = await db.query<{ value: string | null; n: number }>(sql, params);
+/**
+ * How many of an organisation's records of a resource hold each value of one field, for a part's
+ * count (the records' table is the kernel's: the parts say what they count, never how it is stored).
+ */
+export interface RecordCount {
+  resource: string;
+  orgId: number;
+  /** The field whose values are counted apart (its value as text; an empty field counts as "null"). */
+  by: string;
+  /** Only records created in [from, to). */
+  createdIn?: { from: Date; to: Date };
+  /** Only records whose date or time field falls on this day (YYYY-MM-DD). */
+  dayOf?: { field: string; date: string };
+  /** Only records whose field holds one of these values. */
+  oneOf?: { field: string; values: readonly string[] };
+  /** Only records whose field is empty. */
+  empty?: string;
+}
+
+export async function countRecords(db: Queryable, q: RecordCount): Promise<Map<string, number>> {
+  const params: unknown[] = [q.resource, q.orgId, q.by];
+  const where = ['resource = $1', 'org_id = $2'];
+  const param = (value: unknown) => `$${params.push(value)}`;
+  if (q.createdIn) where.push(`created_at >= ${param(q.createdIn.from)} and created_at < ${param(q.createdIn.to)}`);
+  if (q.dayOf) where.push(`left(data->>${param(q.dayOf.field)}, 10) = ${param(q.dayOf.date)}`);
+  if (q.oneOf) where.push(`data->>${param(q.oneOf.field)} = any(${param(q.oneOf.values)}::text[])`);
+  if (q.empty) where.push(`coalesce(data->>${param(q.empty)}, '') = ''`);
+  const rows = await db.query<{ value: string | null; n: number }>(
+    `select data->>$3 as value, count(*)::int as n from resource_record where ${where.join(' and ')} group by 1`,
+    params,
+  );
   return new Map(rows.map((r) => [String(r.value), Number(r.n)]));
 }

@@ -519,3 +519,17 @@ export async function seedDemoRecords(
   for (const loaded of files) inserted += await seedFile(seeding, loaded);
   return inserted;
 }
+
+/** The ids of an organisation's records of a resource by one text field (a seed finding the rows it refers to). */
+export async function recordIdsBy(
+  tx: Queryable,
+  resource: string,
+  orgId: number,
+  field: string,
+): Promise<Map<string, number>> {
+  const rows = await tx.query<{ id: number; key: string }>(
+    `select id, data->>$3 as key from resource_record where resource = $1 and org_id = $2`,
+    [resource, orgId, field],
+  );
+  return new Map(rows.map((r) => [r.key, Number(r.id)]));
+}

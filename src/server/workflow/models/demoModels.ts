@@ -3,6 +3,7 @@ import { one } from '../../kernel/db/database.js';
 import { BASE_ORG_ID } from '../../../shared/access/can.js';
 import { copyModel, getModel } from './repository.js';
 import { modelProblems, readModel } from '../engine/validate.js';
+import { recordIdsBy } from '../../kernel/resources/demoRecords.js';
 import { DESIGNER_EXPORTER } from '../../../shared/workflow/labRules.js';
 
 /**
@@ -185,13 +186,7 @@ ${flows.map((f) => f.edge).join('\n')}
 }
 
 /** The organisation's demo form pages by name (the screens' demo rows are seeded before the models). */
-async function formIds(tx: Queryable, orgId: number): Promise<Map<string, number>> {
-  const rows = await tx.query<{ id: number; pageName: string }>(
-    `select id, data->>'pageName' as "pageName" from resource_record where resource = 'form' and org_id = $1`,
-    [orgId],
-  );
-  return new Map(rows.map((r) => [r.pageName, Number(r.id)]));
-}
+const formIds = (tx: Queryable, orgId: number) => recordIdsBy(tx, 'form', orgId, 'pageName');
 
 async function seedOne(tx: Queryable, orgId: number, demo: Demo): Promise<string | undefined> {
   const existing = await one<{ id: string }>(tx, 'select id from process_model where org_id = $1 and key = $2', [
