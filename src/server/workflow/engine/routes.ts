@@ -153,7 +153,9 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
          from workflow_task t join process_instance i on i.id = t.instance_id join process_deployment d on d.id = i.deployment_id
        where t.org_id = $1 and t.status = 'active' and i.status <> 'completed'
          and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
-              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))
+              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0)))
+              -- A task given to an account the organisation lacks waits for no one: its admins see it, to reassign it.
+              or ($5 and t.assignee is not null and not exists (select 1 from app_user u where u.org_id = t.org_id and u.user_account = t.assignee)))
          and ($6::text is null or i.process_key = $6) and ($7::text is null or i.business_key = $7) and ($8::text is null or i.id = $8)
          and ($9::text is null or $9 = any(t.candidate_groups))
        order by t.priority desc, t.created_at, t.name limit 500`,
@@ -259,7 +261,10 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     const task = await getTask(db, request.params.taskId);
     if (!task || task.orgId !== actor.orgId) throw notFound();
     const mayWork = task.status === 'active' && (await mayHandle(db, actor, task));
-    if (!mayWork && task.completedBy !== actor.id) throw forbidden();
+    const mayAdminister =
+      task.status === 'active' &&
+      (actor.roles.includes('admin') || (task.owner ?? task.assignee) === actor.userAccount);
+    if (!mayWork && !mayAdminister && task.completedBy !== actor.id) throw forbidden();
     const instance = (await getInstance(db, task.instanceId))!;
     const deployment = await getDeployment(db, instance.deploymentId);
     return ok({
@@ -274,6 +279,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       form: (await taskFormPage(db, ctx.ports.formPages, task)) ?? null,
       rollbackTargets: task.status === 'active' ? await rollbackChoices(db, task) : [],
       mayComplete: mayWork && instance.status === 'running',
+      mayAdminister,
     });
   });
 
