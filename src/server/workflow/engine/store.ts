@@ -131,6 +131,8 @@ export const activeTasks = (tx: Queryable, instanceId: string) =>
 export interface Snapshot {
   state: unknown;
   runtime: Runtime;
+  /** When it was taken (ISO): a rollback to it restarts its timers from the rollback on. */
+  at?: string;
 }
 
 /** A new open task; `snapshot` (JSON text of a Snapshot) when the task begins a visit a rollback may return to. */
