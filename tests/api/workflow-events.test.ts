@@ -555,3 +555,32 @@ describe('multi-instance', () => {
     expect((await wf.instance(p)).tasks.map((t) => t.assignee).sort()).toEqual(['admin', 'kermit']);
   });
 });
+
+describe('rollback and timers', () => {
+  it('a task sent back to runs its timer again in full, instead of firing the old one at once', async () => {
+    const xml = processXml(
+      'ev_rollbackTimer',
+      `<startEvent id="start"/>${flow('f1', 'start', 'gross')}
+       <userTask id="gross" name="Gross"/>${flow('f2', 'gross', 'review')}<userTask id="review" name="Review"/>${flow('f3', 'review', 'end')}
+       <boundaryEvent id="late" attachedToRef="gross">${timer('timeDuration', 'PT3S')}</boundaryEvent>
+       ${flow('f4', 'late', 'escalate')}<userTask id="escalate" name="Escalate"/>${flow('f5', 'escalate', 'end2')}
+       <endEvent id="end"/><endEvent id="end2"/>`,
+    );
+    await wf.deploy(xml);
+    const p = await wf.start('ev_rollbackTimer');
+    const first = await wf.instance(p);
+    const due = Date.parse(first.catches[0]!.dueAt!);
+    expect((await wf.complete(first.tasks[0]!)).body.resultCode).toBe(200);
+    expect(await wf.open(p)).toEqual(['Review']);
+    // The first timer's due time passes while the specimen is at review.
+    await expect.poll(() => Date.now() > due + 300, { timeout: 10_000, interval: 100 }).toBe(true);
+    const [review] = (await wf.instance(p)).tasks;
+    const back = await wf.complete(review!, { result: 'rollback_last' });
+    expect(back.body.resultCode, back.body.resultMessage).toBe(200);
+    const after = await wf.instance(p);
+    expect(after.tasks.map((t) => t.name)).toEqual(['Gross']);
+    expect(Date.parse(after.catches[0]!.dueAt!)).toBeGreaterThan(Date.now() + 1000);
+    // It still fires, in its own time.
+    await expect.poll(() => wf.open(p), WAIT).toEqual(['Escalate']);
+  });
+});

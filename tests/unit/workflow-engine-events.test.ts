@@ -86,6 +86,13 @@ describe('other dialects', () => {
     ]);
     expect(await modelProblems(defs, 'p')).toEqual([]);
   });
+
+  it('notes listeners, which the engine does not run', async () => {
+    const { defs } = await taskOf(
+      `<userTask id="t"><extensionElements><flowable:taskListener event="create" class="org.Foo"/></extensionElements></userTask>`,
+    );
+    expect(dialectNotes(defs, 'p')).toEqual(['t: flowable:taskListener not run by this engine']);
+  });
 });
 
 describe('layouts for files from elsewhere', () => {

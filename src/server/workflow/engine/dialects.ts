@@ -72,6 +72,12 @@ export function dialectNotes(definitions: ModdleElement, key: string): string[] 
     for (const r of (el.resources as Resource[] | undefined) ?? [])
       read.push(r.$type === 'bpmn:HumanPerformer' ? 'humanPerformer' : 'potentialOwner');
     if (read.length) notes.push(`${where}: ${read.join(', ')} read as Activiti's`);
+    // Listeners name Java classes or expressions with effects of their own, which this engine does not run.
+    const values = ((el.extensionElements as { values?: ModdleElement[] } | undefined)?.values ?? []).map(
+      (v) => v.$type,
+    );
+    const listeners = [...new Set(values.filter((t) => /:(executionListener|taskListener)$/.test(t)))];
+    if (listeners.length) notes.push(`${where}: ${listeners.join(', ')} not run by this engine`);
     if (dropped.length) notes.push(`${where}: ${dropped.join(', ')} not run by this engine, left out`);
   };
   visit(process);

@@ -259,7 +259,10 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
     const task = await getTask(db, request.params.taskId);
     if (!task || task.orgId !== actor.orgId) throw notFound();
     const mayWork = task.status === 'active' && (await mayHandle(db, actor, task));
-    if (!mayWork && task.completedBy !== actor.id) throw forbidden();
+    const mayAdminister =
+      task.status === 'active' &&
+      (actor.roles.includes('admin') || (task.owner ?? task.assignee) === actor.userAccount);
+    if (!mayWork && !mayAdminister && task.completedBy !== actor.id) throw forbidden();
     const instance = (await getInstance(db, task.instanceId))!;
     const deployment = await getDeployment(db, instance.deploymentId);
     return ok({
@@ -274,6 +277,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       form: (await taskFormPage(db, ctx.ports.formPages, task)) ?? null,
       rollbackTargets: task.status === 'active' ? await rollbackChoices(db, task) : [],
       mayComplete: mayWork && instance.status === 'running',
+      mayAdminister,
     });
   });
 

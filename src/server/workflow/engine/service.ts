@@ -197,7 +197,7 @@ async function reconcileTasks(
   for (const wait of fresh)
     if (wait.loopRoot) instance.runtime.loops = { ...instance.runtime.loops, [wait.executionId]: wait.loopRoot };
   const snapshot = fresh.some((w) => !w.loopIndex)
-    ? JSON.stringify({ state: result.state, runtime: instance.runtime })
+    ? JSON.stringify({ state: result.state, runtime: instance.runtime, at: new Date().toISOString() })
     : null;
   for (const wait of fresh) {
     const def = model.userTasks.get(wait.elementId)!;
@@ -331,12 +331,36 @@ async function sendBack(
     result: kind,
     targetElementId: target.elementId,
   });
-  instance.engineState = target.snapshot.state;
+  instance.engineState = restartTimers(target.snapshot.state, target.snapshot.at);
   instance.runtime = structuredClone(target.snapshot.runtime);
   await advance(step, instance, undefined, {
     elementId: target.elementId,
     previousElementId: target.previousElementId,
   });
+}
+
+/**
+ * A state put back by a rollback holds its timers as they were then: due long ago, they would fire at
+ * once. Each timer the state holds is moved on by the time since the snapshot, so it runs its full time
+ * again from the rollback, as when the task was first reached.
+ */
+function restartTimers(state: unknown, at: string | undefined): unknown {
+  if (!at) return state;
+  const shift = Date.now() - Date.parse(at);
+  if (!(shift > 0)) return state;
+  const moved = (value: unknown) => new Date(Date.parse(String(value)) + shift).toISOString();
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = walk(v);
+    if ('timerType' in out && 'expireAt' in out) {
+      out.expireAt = moved(out.expireAt);
+      if ('startedAt' in out) out.startedAt = moved(out.startedAt);
+    }
+    return out;
+  };
+  return walk(state);
 }
 
 /** The form page a task shows, when its formKey names one of the organisation's pages (Activiti files may name others). */

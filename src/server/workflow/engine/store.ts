@@ -131,6 +131,8 @@ export const activeTasks = (tx: Queryable, instanceId: string) =>
 export interface Snapshot {
   state: unknown;
   runtime: Runtime;
+  /** When it was taken (ISO): a rollback to it restarts its timers from the rollback on. */
+  at?: string;
 }
 
 /** A new open task; `snapshot` (JSON text of a Snapshot) when the task begins a visit a rollback may return to. */
@@ -271,7 +273,9 @@ export const historyOf = (db: Queryable, instanceId: string) =>
  */
 export const OPEN_FOR_USER = `t.org_id = $1 and t.status = 'active' and i.status <> 'completed'
          and (t.assignee = $2 or (t.assignee is null and (t.candidate_users && $3::text[] or t.candidate_groups && $4::text[]
-              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0))))`;
+              or ($5 and cardinality(t.candidate_users) = 0 and cardinality(t.candidate_groups) = 0)))
+              -- A task given to an account the organisation lacks waits for no one: its admins see it, to reassign it.
+              or ($5 and t.assignee is not null and not exists (select 1 from app_user u where u.org_id = t.org_id and u.user_account = t.assignee)))`;
 
 export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
   const rows = await db.query<{ id: number; code: string; name: string }>(

@@ -39,11 +39,13 @@ const OWN: Imported = { foreign: false, exempt: new Set() };
 async function importInto(
   bpmn: Instance,
   xml: string,
+  /** A file the user brought in (drop or choose), not the model's saved diagram. */
+  fromFile = false,
 ): Promise<{ warnings: unknown[]; imported: Imported; laidOut: boolean }> {
   const ready = await withLayout(xml, bpmn.get('moddle'));
   const { warnings } = await bpmn.importXML(ready.xml);
   const definitions = bpmn.getDefinitions() as { exporter?: string; rootElements?: unknown[] };
-  if (!isForeign(definitions)) return { warnings, imported: OWN, laidOut: ready.laidOut };
+  if (!isForeign(definitions, fromFile || ready.laidOut)) return { warnings, imported: OWN, laidOut: ready.laidOut };
   const ids = (bpmn.get('elementRegistry') as { getAll(): { businessObject: { id?: string } }[] })
     .getAll()
     .map((e) => e.businessObject.id)
@@ -211,7 +213,7 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
   const importFile = async (file: File) => {
     if (!(instance instanceof Modeler)) return;
     try {
-      const { warnings, imported: next, laidOut } = await importInto(instance, await file.text());
+      const { warnings, imported: next, laidOut } = await importInto(instance, await file.text(), true);
       if (laidOut) notify.info(wt('已为没有布局的模型自动生成布局'));
       setImported(next);
       tellDropped(warnings);

@@ -34,9 +34,14 @@ export async function withLayout(xml: string, moddle?: Moddle): Promise<{ xml: s
   return { xml: await layoutProcess(linked), laidOut: true };
 }
 
-/** A model some other tool wrote (its exporter is not ours, and it has content). */
-export function isForeign(definitions: { exporter?: string; rootElements?: unknown[] }): boolean {
-  return definitions.exporter !== DESIGNER_EXPORTER && (definitions.rootElements?.length ?? 0) > 0;
+/**
+ * A model some other tool wrote: it names another exporter, or (naming none) came as a file from
+ * outside or without a layout. A model of ours without the stamp (a new one, one saved before the
+ * stamp existed) is not: it is held to the lab's rules as before.
+ */
+export function isForeign(definitions: { exporter?: string }, fromOutside: boolean): boolean {
+  if (definitions.exporter === DESIGNER_EXPORTER) return false;
+  return Boolean(definitions.exporter) || fromOutside;
 }
 
 interface Linked {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Modal, Radio, Select, Spin } from 'antd';
+import { Alert, Button, Descriptions, Input, Modal, Radio, Select, Space, Spin } from 'antd';
 import { useSnapshot } from 'valtio';
 import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
 import type { ScreenSchema } from '../../../shared/screens/fields';
@@ -9,7 +9,7 @@ import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
 import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { rt } from './i18n';
-import { completeTask, taskDetail, type TaskDetail } from './api';
+import { completeTask, delegateTask, reassignTask, taskDetail, unclaimTask, type TaskDetail } from './api';
 import { RESULTS, serverFieldErrors, time, type ResultValue } from './results';
 import { dialogFit } from '../../screens/fit/dialogFit';
 
@@ -158,11 +158,78 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
           />
         )}
       </div>
+      {detail.mayAdminister && <HandOver taskId={task.id} assigned={Boolean(task.assignee)} onDone={onDone} />}
       {tracing && (
         <Suspense fallback={null}>
           <TraceDialog instanceId={instance.id} onClose={() => setTracing(false)} />
         </Suspense>
       )}
     </Modal>
+  );
+}
+
+type HandOverKind = 'delegate' | 'reassignUser' | 'reassignGroup';
+
+/**
+ * 转交 (issue 22): an administrator or the task's owner releases it to its positions, delegates it
+ * (the delegate's completion hands it back) or reassigns it to an account or a position. The server
+ * checks the account and logs each.
+ */
+function HandOver({ taskId, assigned, onDone }: { taskId: string; assigned: boolean; onDone: () => void }) {
+  const [kind, setKind] = useState<HandOverKind>('reassignUser');
+  const [to, setTo] = useState('');
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<string>) => {
+    setBusy(true);
+    try {
+      notify.success(await action());
+      onDone();
+    } catch (e) {
+      notify.error(errorMessage(e, rt('转交失败')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const send = () => {
+    const target = to.trim();
+    if (!target) return void notify.warning(rt('请填写账号或岗位'));
+    void run(() =>
+      kind === 'delegate'
+        ? delegateTask(taskId, target)
+        : reassignTask(taskId, kind === 'reassignUser' ? { userAccount: target } : { candidateGroup: target }),
+    );
+  };
+  return (
+    <div className="task-handover" data-testid="task-handover">
+      <label>{rt('转交')}</label>
+      <Space wrap>
+        <Select
+          value={kind}
+          onChange={setKind}
+          style={{ width: 140 }}
+          data-testid="handover-kind"
+          options={[
+            { value: 'reassignUser', label: rt('转办给用户') },
+            { value: 'reassignGroup', label: rt('转给岗位') },
+            { value: 'delegate', label: rt('委派') },
+          ]}
+        />
+        <Input
+          value={to}
+          onChange={(e) => setTo(e.target.value)}
+          placeholder={kind === 'reassignGroup' ? rt('岗位') : rt('账号')}
+          style={{ width: 180 }}
+          data-testid="handover-to"
+        />
+        <Button loading={busy} onClick={send} data-testid="handover-send">
+          {rt('转交')}
+        </Button>
+        {assigned && (
+          <Button loading={busy} onClick={() => void run(() => unclaimTask(taskId))} data-testid="handover-release">
+            {rt('释放')}
+          </Button>
+        )}
+      </Space>
+    </div>
   );
 }

@@ -31,6 +31,8 @@ export interface TaskDetail {
   form: FormPage | null;
   rollbackTargets: { elementId: string; name: string | null }[];
   mayComplete: boolean;
+  /** An administrator or the task's owner may release, delegate or reassign it. */
+  mayAdminister: boolean;
 }
 
 export interface HistoryRow {
@@ -94,6 +96,12 @@ async function post(url: string, body?: object): Promise<string> {
 }
 
 export const claimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/claim`);
+/** Task administration (issue 22): back to the pool, delegated for now, or given for good. */
+export const unclaimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/unclaim`);
+export const delegateTask = (id: string, userAccount: string) =>
+  post(`/api/workflow/task/${encodeURIComponent(id)}/delegate`, { userAccount });
+export const reassignTask = (id: string, to: { userAccount?: string; candidateGroup?: string }) =>
+  post(`/api/workflow/task/${encodeURIComponent(id)}/reassign`, to);
 export const completeTask = (
   id: string,
   body: { result?: string; variables: Record<string, unknown>; targetElementId?: string },

@@ -7,6 +7,15 @@ import { i18n } from '../../i18n';
  */
 const EN = {
   确定: 'OK',
+  转交: 'Hand over',
+  转交失败: 'Handing over failed',
+  请填写账号或岗位: 'Enter an account or a position',
+  转办给用户: 'Reassign to user',
+  转给岗位: 'Offer to position',
+  委派: 'Delegate',
+  释放: 'Release',
+  岗位: 'Position',
+  账号: 'Account',
   取消: 'Cancel',
   删除: 'Delete',
   警告: 'Warning',
