@@ -71,7 +71,14 @@ describe('logistics labels', () => {
   });
 
   it('prints the QR label of a box with its number, hospital and count', async () => {
-    const hospital = await first('referralHospital');
+    // A name that fits the 50 mm label whole (a longer one is cut with …).
+    const hospital = await create('referralHospital', {
+      code: 'T-QR-1',
+      name: 'T 标签医院',
+      level: '2A',
+      settlement: 'monthly',
+      reportDelivery: 'online',
+    });
     const qr = await create('logisticsQrCode', {
       hospital: hospital.id,
       boxNo: 'Q-7',

@@ -449,7 +449,7 @@ describe('screens from files', () => {
         ],
       }),
     );
-    expect(v1.schemaVersion).toBe(2);
+    expect(v1.schemaVersion).toBe(3);
     await expect.poll(async () => (await admin.get('/api/ui/screens/legacy')).status, { timeout: 10_000 }).toBe(200);
     const legacy = (
       await admin.get<{ filters: string[]; fields: { column?: boolean; filter?: string }[] }>('/api/ui/screens/legacy')

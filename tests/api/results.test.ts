@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
-import { openTab, type Tab } from '../support/pushSocket';
+import { nextAlert, openTab, type Tab } from '../support/pushSocket';
 import { createUser, STAFF_PASSWORD } from '../support/workflow';
 import { clinicalAuditor, grantAuthority, idByName } from '../support/results';
 
@@ -152,7 +152,7 @@ describe('review and audit', () => {
       { id: results.WBC!.id, result: '12' },
       { id: results.HGB!.id, result: '45' },
     ]);
-    const alert = JSON.parse(await tab.nextMessage()) as { title: string; message: string };
+    const alert = await nextAlert(tab);
     expect(alert.title).toBe('危急值');
     expect(alert.message).toContain(`${barcode}`);
     expect(alert.message).toContain('血红蛋白 45 g/L');

@@ -34,6 +34,14 @@ export function watch(socket: WebSocket): Tab {
   };
 }
 
+/** The next alert a tab shows (a message with a title), passing over the dashboard's news that may come first. */
+export async function nextAlert(tab: Tab): Promise<{ title: string; message: string } & Record<string, unknown>> {
+  for (;;) {
+    const message = JSON.parse(await tab.nextMessage()) as Record<string, unknown>;
+    if (typeof message.title === 'string') return message as { title: string; message: string };
+  }
+}
+
 export const opened = (tab: Tab) =>
   new Promise<void>((resolve, reject) => {
     tab.socket.once('open', () => resolve());

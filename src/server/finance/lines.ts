@@ -42,6 +42,8 @@ const shown = (l: ChargeLine) => ({
   discount: yuanText(l.discountCents),
   free: yuanText(l.freeCents),
   payable: yuanText(l.payableCents),
+  // createdAt is a reserved field name of the screens (the record's own); the list shows it as writtenAt.
+  writtenAt: l.createdAt,
 });
 
 /** Charge lines in the order they were written, a page at a time. */

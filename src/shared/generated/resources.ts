@@ -729,7 +729,7 @@ export interface ExpressShipmentRecord {
 }
 
 /**
- * Every charge the lab made, line by line, as the server wrote it: a specimen's ordered items priced when it was registered, the reversals written when an order was removed or the specimen cancelled or rejected, the lines a recalculation replaced. Read-only: statements, reconciliation and write-offs are sums of these lines.
+ * Every charge the lab made, line by line, as the server wrote it: a specimen's ordered items priced when it was registered, the reversals written when an order was removed or the specimen cancelled or rejected, the lines a recalculation replaced. Read-only: statements, reconciliation and write-offs are sums of these lines. Whoever reads statements reads the lines they are made of.
  */
 export interface ChargeLineRecord {
   /**
@@ -802,7 +802,7 @@ export interface ChargeLineRecord {
   /**
    * When the server wrote the line.
    */
-  createdAt?: string | null;
+  writtenAt?: string | null;
 }
 
 /**

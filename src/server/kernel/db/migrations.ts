@@ -964,6 +964,27 @@ alter table workflow_task add column owner text;
 });
 
 migrations.push({
+  version: 19,
+  name: 'demo month progress',
+  sql: `
+-- A generated month of the lab (src/server/demo): what was asked and how far it got, so a server
+-- stopped half-way resumes at the next day to do instead of starting again (and doubling the days done).
+-- One per database: the demo month is made once.
+create table demo_month (
+  only_row boolean primary key default true check (only_row),
+  seed integer not null,
+  days integer not null check (days > 0),
+  per_day integer not null check (per_day > 0),
+  first_day date not null,
+  days_done integer not null default 0,
+  specimens integer not null default 0,
+  started_at timestamptz not null default now(),
+  finished_at timestamptz
+);
+`,
+});
+
+migrations.push({
   version: 20,
   name: 'session change notices',
   // Every process keeps signed-in sessions in memory (identity/sessionCache.ts) and forgets them on
@@ -1014,26 +1035,5 @@ end
 $fn$;
 create trigger role_changed after update of code or delete on role
   for each statement execute function session_notice_all();
-`,
-});
-
-migrations.push({
-  version: 19,
-  name: 'demo month progress',
-  sql: `
--- A generated month of the lab (src/server/demo): what was asked and how far it got, so a server
--- stopped half-way resumes at the next day to do instead of starting again (and doubling the days done).
--- One per database: the demo month is made once.
-create table demo_month (
-  only_row boolean primary key default true check (only_row),
-  seed integer not null,
-  days integer not null check (days > 0),
-  per_day integer not null check (per_day > 0),
-  first_day date not null,
-  days_done integer not null default 0,
-  specimens integer not null default 0,
-  started_at timestamptz not null default now(),
-  finished_at timestamptz
-);
 `,
 });

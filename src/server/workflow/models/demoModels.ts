@@ -242,9 +242,11 @@ export async function seedDemoModels(tx: Queryable): Promise<void> {
     [BASE_ORG_ID, 1, 2],
   ]);
   if (present.length < 3) return;
+  // Without the demo forms (a schema folder with no demo rows) the models are left as drafts to finish.
+  const formsThere = (await formIds(tx, 1)).size > 0;
   for (const demo of DEMOS) {
     const labId = await seedOne(tx, 1, demo);
-    if (labId) await deployOne(tx, labId);
+    if (labId && formsThere) await deployOne(tx, labId);
     const baseId = await seedOne(tx, BASE_ORG_ID, demo);
     if (baseId && demo.category === 3) await copyModel(tx, (await getModel(tx, baseId))!, 2, null);
   }
