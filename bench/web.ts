@@ -39,7 +39,9 @@ function recordFetches(page: Page, zero: () => number): Fetched[] {
         started: timing.startTime - zero(),
         at: timing.startTime + timing.responseEnd - zero(),
       });
-    })();
+    })().catch(() => {
+      // The page closed before the answer's details were read: a request at the end of a run, not counted.
+    });
   });
   return fetched;
 }
@@ -106,11 +108,16 @@ export const webBench: Bench = {
           await page.waitForLoadState('networkidle');
           const shell = fetched.filter((f) => !isIcon(f));
           rows.push(['shell + dashboard JS (goal ≤ 350 KB)', sizeOf(shell)]);
-          await page.goto(`${server.url}${FIRST_LIST}`);
-          await page.locator('.ant-table-row').first().waitFor();
-          const list = fetched.filter((f) => !isIcon(f));
-          rows.push(['shell + dashboard + first list screen JS (goal ≤ 250 KB)', sizeOf(list)]);
-          rows.push(['  + menu icons loaded on demand', sizeOf(fetched.filter(isIcon))]);
+          // A signed-in user opening the list screen afresh (empty browser cache): what it costs to show.
+          const fresh = await benchContext(browser, { storageState: await context.storageState() });
+          const listPage = await fresh.newPage();
+          const forList = recordFetches(listPage, () => 0);
+          await listPage.goto(`${server.url}${FIRST_LIST}`);
+          await listPage.locator('.ant-table-row').first().waitFor();
+          const once = [...new Map(forList.map((f) => [f.path, f])).values()];
+          rows.push(['shell + first list screen JS (goal ≤ 250 KB)', sizeOf(once.filter((f) => !isIcon(f)))]);
+          rows.push(['  + menu icons loaded on demand', sizeOf(once.filter(isIcon))]);
+          await fresh.close();
           const json = fetched.filter((f) => f.path.startsWith('/api/'));
           rows.push([
             '  API answers so far on the wire',

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startServer, type TestServer } from '../support/server';
 import { launchBrowser, newPage } from '../support/browser';
 import { cookie, height, signIn, style, waitForShell, eventually } from '../support/shell';
+import { readablePrimary } from '../../src/web/app/readableColour';
 
 /** Spec 2.3: the settings drawer (theme colour, tags view, fixed header, logo) and the size switcher. */
 let server: TestServer;
@@ -15,6 +16,7 @@ afterAll(async () => {
   await server?.dispose();
 });
 
+const rgbOf = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(', ')})`;
 const selectedMenuBg = (page: Page) => style(page.locator('.sidebar .ant-menu-item-selected'), 'background-color');
 
 async function openSettings(page: Page) {
@@ -40,8 +42,8 @@ describe('settings drawer', () => {
   it('changes the theme colour at once (the selected menu item turns red) and keeps it after a reload', async () => {
     const { page } = await newPage(browser);
     await signIn(page, server.url, 'admin');
-    // The default theme is #409EFF.
-    await eventually(() => selectedMenuBg(page)).toBe('rgb(64, 158, 255)');
+    // The default theme is #409EFF, in the shade white text on it can be read in (issue 23: 4.5:1).
+    await eventually(() => selectedMenuBg(page)).toBe(rgbOf(readablePrimary('#409EFF')));
     await openSettings(page);
     const presets = page.locator('.settings-drawer [role="radio"]');
     expect(await presets.evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')))).toEqual([
@@ -58,12 +60,12 @@ describe('settings drawer', () => {
 
     await page.getByRole('radio', { name: '#f5222d' }).click();
     await eventually(() => page.getByRole('radio', { name: '#f5222d' }).getAttribute('aria-checked')).toBe('true');
-    await eventually(() => selectedMenuBg(page)).toBe('rgb(245, 34, 45)');
+    await eventually(() => selectedMenuBg(page)).toBe(rgbOf(readablePrimary('#f5222d')));
     await closeSettings(page);
 
     await page.reload();
     await waitForShell(page);
-    await eventually(() => selectedMenuBg(page)).toBe('rgb(245, 34, 45)');
+    await eventually(() => selectedMenuBg(page)).toBe(rgbOf(readablePrimary('#f5222d')));
     await page.context().close();
   });
 

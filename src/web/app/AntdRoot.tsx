@@ -7,6 +7,7 @@ import { i18n } from '../i18n';
 import { layout, type UiSize } from '../preferences/layout';
 import { settings } from '../preferences/settings';
 import { FeedbackBridge } from '../feedback/FeedbackBridge';
+import { readablePrimary } from './readableColour';
 import './global.css';
 
 /** Spec size names onto antd: default → large, medium → middle, small → small, mini → small and compact. */
@@ -31,7 +32,18 @@ export default function AntdRoot({ children }: { children: ReactNode }) {
       locale={locale === 'zh-CN' ? zhCN : enUS}
       componentSize={SIZE[size]}
       theme={{
-        token: { colorPrimary: primary, motion: !reducedMotion },
+        // Text colours antd makes faint (placeholders, descriptions, breadcrumbs) raised to 4.5:1 on white,
+        // and the theme colour darkened as far as white text on it needs (axe, issue 23).
+        token: {
+          colorPrimary: readablePrimary(primary),
+          colorLink: readablePrimary(primary),
+          colorError: '#cf1322',
+          colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
+          colorTextDescription: 'rgba(0, 0, 0, 0.62)',
+          colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+          colorTextQuaternary: 'rgba(0, 0, 0, 0.58)',
+          motion: !reducedMotion,
+        },
         algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm,
       }}
     >

@@ -140,7 +140,12 @@ export function Navbar() {
             },
           }}
         >
-          <Button type="text" className="user-menu" aria-label="user-menu">
+          <Button
+            type="text"
+            className="user-menu"
+            // The accessible name holds the visible name (WCAG 2.5.3), so speech input can say it too.
+            aria-label={`${info?.user.userName ?? ''} user-menu`.trim()}
+          >
             <Avatar size="small" icon={<UserOutlined />} src={info?.user.avatar ?? undefined} />
             <span className="user-name">{info?.user.userName}</span>
           </Button>

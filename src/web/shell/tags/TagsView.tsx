@@ -34,7 +34,9 @@ export function TagsView() {
   };
 
   return (
-    <nav className="tags-view" aria-label="tags-view">
+    // A tab list to assistive technology (axe: a tab needs one); the open tabs are reached with Tab and
+    // opened with Enter or Space, as a click would.
+    <nav className="tags-view" aria-label="tags-view" role="tablist">
       {visited.map((view) => (
         <Dropdown
           key={view.path}
@@ -61,7 +63,13 @@ export function TagsView() {
             aria-selected={view.path === pathname}
             className={`tags-view-item${view.path === pathname ? ' active' : ''}`}
             data-path={view.path}
+            tabIndex={0}
             onClick={() => navigate(view.path)}
+            onKeyDown={(e) => {
+              if (e.key !== 'Enter' && e.key !== ' ') return;
+              e.preventDefault();
+              navigate(view.path);
+            }}
             onMouseUp={(e) => {
               if (e.button === 1 && !view.affix) close(view.path);
             }}

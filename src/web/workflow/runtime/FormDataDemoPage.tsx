@@ -113,6 +113,7 @@ export default function FormDataDemoPage() {
         <Select
           style={{ width: 280 }}
           placeholder={rt('请选择表单页面')}
+          aria-label={rt('表单页面')}
           value={page?.id}
           onChange={choose}
           showSearch={{ optionFilterProp: 'label' }}
