@@ -54,6 +54,9 @@ async function choose(page: Page, trigger: Locator, option: string | RegExp) {
   };
   for (let attempt = 1; ; attempt++) {
     await trigger.click();
+    // The form pages are more than the list's window shows: they are narrowed by typing, as a user would.
+    const formPages = (await trigger.getAttribute('data-testid')) === 'cond-form';
+    if (typeof option === 'string' && formPages) await trigger.locator('input').first().fill(option);
     await page
       .locator('.ant-select-dropdown:visible .ant-select-item-option')
       .filter({ hasText: option })

@@ -83,6 +83,12 @@ describe('a deployed model runs (issue 5)', () => {
     await signIn(admin, server.url, 'admin', DEMO_PASSWORD, '/laboratoryManager/form/workflowDesign');
     const model = admin.locator('[data-testid="process-model-list"] .ant-table-row').filter({ hasText: KEY });
     await model.getByRole('button', { name: '部署' }).click();
+    // Deploying asks first: it changes what every new specimen of the category runs.
+    await admin
+      .locator('.ant-modal-confirm')
+      .filter({ hasText: '部署「' })
+      .getByRole('button', { name: /确\s*定/ })
+      .click();
     await model.getByText('已部署').waitFor();
 
     await admin.goto(`${server.url}/laboratoryManager/samplePreparations/sampleEntry`);

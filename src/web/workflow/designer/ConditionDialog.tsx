@@ -99,9 +99,10 @@ export function ConditionDialog(props: {
     props.onSave(buildExpression(typed));
   };
 
+  // The free-typed field first: a lab with many form pages finds it without scrolling the list.
   const formOptions = [
-    ...props.forms.map((f) => ({ value: String(f.id), label: f.pageName })),
     { value: FREE_FORM_ID, label: wt('自定义字段(A99999)') },
+    ...props.forms.map((f) => ({ value: String(f.id), label: f.pageName })),
   ];
   const editing = (r: ConditionRow) => !props.readOnly && r.id === selected;
   const table = (
@@ -128,6 +129,7 @@ export function ConditionDialog(props: {
               placeholder={wt('请输入窗体。')}
               value={r.formId || undefined}
               options={formOptions}
+              showSearch={{ optionFilterProp: 'label' }}
               data-testid="cond-form"
               onChange={(v: string) => {
                 change(r.id, { formId: v, variable: '', numeric: false });
