@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
-import { openTab, type Tab } from '../support/pushSocket';
+import { nextAlert, openTab, type Tab } from '../support/pushSocket';
 import { enterSpecimens } from '../support/specimens';
 import { localDateTime } from '../../src/shared/time';
 
@@ -103,7 +103,7 @@ describe('a QC result judged as it is saved and edited', () => {
     const tab: Tab = await openTab(server.url, me.id, adminToken);
     const rejected = await edit('qcResult', run.id, { value: 8.05, status: 'accept', zScore: 0 }, editor);
     expect(judged(rejected)).toEqual({ zScore: 3.5, violations: '1-2s, 1-3s', status: 'reject' });
-    const alert = JSON.parse(await tab.nextMessage()) as { title: string; message: string };
+    const alert = await nextAlert(tab);
     tab.socket.close();
     expect(alert.title).toBe('质控失控');
     expect(alert.message).toContain('XN-E WBC 水平1 E-RUN-1');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login, tokenFor } from '../support/client';
-import { openTab, type Tab } from '../support/pushSocket';
+import { nextAlert, openTab, type Tab } from '../support/pushSocket';
 import { openDatabase } from '../../src/server/kernel/db/database';
 import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 import { ACTIVITI_FIXTURES } from '../support/fixtures';
@@ -472,7 +472,7 @@ describe('alerts of new tasks (spec 4 push channel)', () => {
     const [fozzie, gonzo] = [await socketOf('fozzie'), await socketOf('gonzo')];
     try {
       await started('candidateGroupsExtension');
-      expect(JSON.parse(await fozzie.tab.nextMessage())).toMatchObject({
+      expect(await nextAlert(fozzie.tab)).toMatchObject({
         type: 'info',
         title: '新任务',
         message: 'make profit',
@@ -482,7 +482,7 @@ describe('alerts of new tasks (spec 4 push channel)', () => {
         await as('admin')
       ).post('/api/push/send', { userIds: [gonzo.id], type: 'info', title: '对照', message: 'after the start' });
       expect(marker.status).toBe(200);
-      expect(JSON.parse(await gonzo.tab.nextMessage())).toMatchObject({ title: '对照' });
+      expect(await nextAlert(gonzo.tab)).toMatchObject({ title: '对照' });
     } finally {
       for (const s of [fozzie, gonzo]) s.tab.socket.close();
     }
