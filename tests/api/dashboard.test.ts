@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../support/client';
 import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 import { openTab } from '../support/pushSocket';
+import { grantAuthority, idByName } from '../support/results';
+import { createUser, STAFF_PASSWORD } from '../support/workflow';
 import type { Dashboard, DashboardTile } from '../../src/shared/dashboard/types';
 
 /**
@@ -14,7 +16,8 @@ const signedIn = new Map<string, { id: number; token: string }>();
 
 async function signIn(account: string) {
   if (!signedIn.has(account)) {
-    const { status, body } = await login(server.url, account, DEMO_PASSWORD);
+    const password = account in STAFF ? STAFF_PASSWORD : DEMO_PASSWORD;
+    const { status, body } = await login(server.url, account, password);
     const principal = body.principal as { id?: number } | undefined;
     if (status !== 200 || !body.access_token || !principal?.id) throw new Error(`login ${account} failed`);
     signedIn.set(account, { id: principal.id, token: body.access_token });
@@ -32,13 +35,20 @@ const tile = (d: Dashboard, key: string): DashboardTile | undefined =>
   d.sections.flatMap((s) => s.tiles).find((t) => t.key === key);
 const count = async (account: string, key: string) => tile(await dashboard(account), key)?.count;
 
-/** A histopathology specimen entered on the everyday intake screen by the editor. */
-async function enterSpecimen(): Promise<string> {
+/** Staff made for these tests: a biochemistry tester (生化组) and a front-desk clerk holding no authority. */
+const STAFF = { shenghua: '生化组', qiantai: undefined } as const;
+
+/** A specimen entered on the everyday intake screen by the editor (histopathology unless a purpose is named). */
+async function enterSpecimen(purposeName?: string): Promise<string> {
   const editor = await as('editor');
   const first = async (resource: string, query = '') =>
-    (await editor.get<{ records: { id: number; category?: string }[] }>(`/api/resources/${resource}?size=100${query}`))
-      .body.resultObject.records;
-  const purpose = (await first('inspectionPurpose')).find((p) => p.category === '3')!;
+    (
+      await editor.get<{ records: { id: number; name: string; category?: string }[] }>(
+        `/api/resources/${resource}?size=100${query}`,
+      )
+    ).body.resultObject.records;
+  const purposes = await first('inspectionPurpose');
+  const purpose = purposes.find((p) => (purposeName ? p.name === purposeName : p.category === '3'))!;
   const res = await editor.post<{ barcode: string }>('/api/resources/specimen', {
     patientName: '看板测试',
     sex: 'male',
@@ -52,8 +62,39 @@ async function enterSpecimen(): Promise<string> {
   return res.body.resultObject.barcode;
 }
 
+/**
+ * The rows a count's link lists, as the browser asks for them: a period `from,to` is the list's
+ * keyFrom / keyTo, its last day whole.
+ */
+async function listedBy(account: string, link: NonNullable<DashboardTile['link']>): Promise<number> {
+  const resource = { 'front-entry': 'specimen', 'general-inspection': 'inspectionResult', 'qc-result': 'qcResult' }[
+    link.screen
+  ];
+  const params = new URLSearchParams({ size: '1' });
+  for (const [key, value] of Object.entries(link.query)) {
+    const period = /^(\d{4}-\d{2}-\d{2}),(\d{4}-\d{2}-\d{2})$/.exec(value);
+    if (!period) params.set(key, value);
+    else {
+      params.set(`${key}From`, period[1]!);
+      params.set(`${key}To`, `${period[2]} 23:59:59`);
+    }
+  }
+  const res = await (await as(account)).get<{ total: number }>(`/api/resources/${resource}?${params}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.resultObject.total;
+}
+
 beforeAll(async () => {
   server = await startServer();
+  const admin = await as('admin');
+  const roles = (await admin.get<{ records: { id: number; code: string }[] }>('/api/resources/role?size=100')).body
+    .resultObject.records;
+  const editorRole = roles.find((r) => r.code === 'editor')!.id;
+  for (const [account, group] of Object.entries(STAFF)) {
+    await createUser(admin, account, [editorRole]);
+    if (group)
+      await grantAuthority(admin, account, await idByName(admin, 'professionalGroup', group), { canTest: true });
+  }
 });
 afterAll(() => server?.dispose());
 
@@ -70,7 +111,11 @@ describe('GET /api/dashboard', () => {
       screen: 'general-inspection',
       query: { critical: 'true' },
     });
-    expect(tile(d, 'qc.reject')!.link!.query).toEqual({ status: 'reject', runAt: `${d.day},${d.day}` });
+    expect(tile(d, 'qc.reject')!.link!.query).toEqual({
+      status: 'reject',
+      runAt: `${d.day},${d.day}`,
+      plan: expect.stringMatching(/^\d+(,\d+)+$/),
+    });
   });
 
   it("counts a specimen entered now in its lab's day and state, and its process's first task, never in another lab", async () => {
@@ -86,6 +131,36 @@ describe('GET /api/dashboard', () => {
     // The process starts once the entry is committed: its first task follows a moment later.
     await expect.poll(() => count('editor', 'tasks.open')).toBe(before.tasks! + 1);
     expect(await count('lab2admin', 'specimens.entered')).toBe(before.otherLab);
+  });
+
+  it("counts for a worker the specimens, results and QC of their own groups; the front desk counts the lab's", async () => {
+    const before = {
+      biochemistry: await count('shenghua', 'specimens.entered'),
+      desk: await count('qiantai', 'specimens.entered'),
+    };
+    await enterSpecimen('肝功能');
+    await enterSpecimen();
+    expect(await count('shenghua', 'specimens.entered')).toBe(before.biochemistry! + 1);
+    expect(await count('qiantai', 'specimens.entered')).toBe(before.desk! + 2);
+
+    const tester = await dashboard('shenghua');
+    expect(tester.sections.find((s) => s.key === 'specimens')!.title).toEqual({
+      'zh-CN': '今日标本（生化组）',
+      'en-US': "Today's specimens (生化组)",
+    });
+    expect(tile(tester, 'results.critical')!.link!.query.professionalGroup).toBe(
+      String(await idByName(await as('admin'), 'professionalGroup', '生化组')),
+    );
+    expect((await dashboard('qiantai')).sections.find((s) => s.key === 'specimens')!.title['zh-CN']).toBe('今日标本');
+  });
+
+  it('lists behind every count exactly the rows it counted', async () => {
+    await enterSpecimen('肝功能');
+    for (const account of ['shenghua', 'qiantai', 'editor']) {
+      const tiles = (await dashboard(account)).sections.flatMap((s) => s.tiles).filter((t) => t.link);
+      expect(tiles.length).toBeGreaterThan(5);
+      for (const t of tiles) expect(await listedBy(account, t.link!), `${account} ${t.key}`).toBe(t.count);
+    }
   });
 
   it("tells the lab's open dashboards through the push channel that their counts changed", async () => {

@@ -5,6 +5,7 @@ import { startServer, startSecondProcess, databaseUrlOf, DEMO_PASSWORD, type Tes
 import { startInProcess, type InProcessApp } from '../support/in-process';
 import { opened, openTab, pushUrl, watch, type Tab } from '../support/pushSocket';
 import { api, login } from '../support/client';
+import { enterSpecimens } from '../support/specimens';
 import {
   NOTIFY_LIMIT_BYTES,
   byteLength,
@@ -298,6 +299,31 @@ describe.runIf(process.env.TEST_DATABASE_URL)('push channel across server proces
     } finally {
       onSecond.socket.close();
       onFirst.socket.close();
+    }
+  });
+
+  /** The next message of a tab that is news (a topic, not an alert). */
+  async function nextNews(tab: Tab): Promise<Record<string, unknown>> {
+    for (;;) {
+      const message = JSON.parse(await tab.nextMessage()) as Record<string, unknown>;
+      if ('topic' in message) return message;
+    }
+  }
+
+  it("tells a lab's dashboards on another process that counts changed, and no other lab's", async () => {
+    const editor = await signIn(first.url, 'editor');
+    const otherLab = await signIn(first.url, 'lab2admin');
+    const editorTab = await openTab(second.url, editor.id, editor.token);
+    const otherLabTab = await openTab(second.url, otherLab.id, otherLab.token);
+    try {
+      await enterSpecimens(api(first.url, editor.token), 1);
+      expect(await nextNews(editorTab)).toEqual({ topic: 'dashboard', orgId: 1 });
+      // The other lab's first news is of its own specimen: lab 1's never reached it.
+      await enterSpecimens(api(first.url, otherLab.token), 1);
+      expect(await nextNews(otherLabTab)).toEqual({ topic: 'dashboard', orgId: 2 });
+    } finally {
+      editorTab.socket.close();
+      otherLabTab.socket.close();
     }
   });
 

@@ -28,6 +28,18 @@ describe('filters from a link', () => {
     expect(linkFilters(qc, '?runAtFrom=2026-11-01')).toEqual({ runAt: ['2026-11-01', undefined] });
   });
 
+  it("reads a reference as one record or any of several (a count of the user's groups)", () => {
+    expect(linkFilters(results, '?professionalGroup=3,5&status=tested')).toEqual({
+      professionalGroup: '3,5',
+      status: 'tested',
+    });
+    expect(linkFilters(intake, '?purposes=7&enteredAt=2026-11-26,2026-11-26')).toEqual({
+      purposes: '7',
+      enteredAt: ['2026-11-26', '2026-11-26 23:59:59'],
+    });
+    expect(linkFilters(qc, '?plan=1,x')).toEqual({});
+  });
+
   it('reads a yes/no filter only as true or false', () => {
     expect(linkFilters(results, '?critical=true')).toEqual({ critical: 'true' });
     expect(linkFilters(results, '?critical=yes')).toEqual({});

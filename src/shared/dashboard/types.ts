@@ -33,7 +33,7 @@ export interface DashboardSection {
 }
 
 export interface Dashboard {
-  /** The lab's day the counts are of (YYYY-MM-DD, Beijing time). */
+  /** The lab's day the counts are of (YYYY-MM-DD, in the lab's time zone). */
   day: string;
   sections: DashboardSection[];
 }

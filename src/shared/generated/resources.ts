@@ -1421,6 +1421,10 @@ export interface SpecimenRecord {
    */
   enteredByAccount?: string | null;
   /**
+   * When the specimen was entered: recorded by the server in the lab's time zone.
+   */
+  enteredAt?: string | null;
+  /**
    * Who received the specimen at the lab (scan or handover receipt).
    */
   receiver?: string | null;

@@ -8,6 +8,7 @@ import type { AuthUser } from '../identity/actor.js';
 import type { HookRegistration } from '../resources/hooks.js';
 import type { ScreenRegistry } from '../screens/registry.js';
 import type { PushHub } from '../push/hub.js';
+import type { GroupScope } from './scope.js';
 
 /**
  * The dashboard of the signed-in user (issue 24): each capability that has something to count adds a
@@ -18,8 +19,10 @@ import type { PushHub } from '../push/hub.js';
 export interface DashboardQuery {
   db: Queryable;
   actor: AuthUser;
-  /** The lab's day, Beijing time: [from, to) as timestamps, and its date. */
+  /** The lab's day in its time zone: [from, to) as timestamps, and its date. */
   day: { from: Date; to: Date; date: string };
+  /** The professional groups the user works in; absent, the whole lab is theirs to see. */
+  scope?: GroupScope;
 }
 
 export interface DashboardPart {
@@ -28,14 +31,14 @@ export interface DashboardPart {
   section(query: DashboardQuery): Promise<DashboardSection | undefined>;
 }
 
-/** The lab's day around a moment: midnight to midnight in Beijing (UTC+8, no daylight saving). */
-export async function labDay(db: Queryable, now: Date): Promise<DashboardQuery['day']> {
+/** The lab's day around a moment: midnight to midnight in the lab's time zone. */
+export async function labDay(db: Queryable, now: Date, timeZone: string): Promise<DashboardQuery['day']> {
   const row = await one<{ from: Date; to: Date; date: string }>(
     db,
-    `select (d::timestamp at time zone 'Asia/Shanghai') as "from",
-            ((d + 1)::timestamp at time zone 'Asia/Shanghai') as "to", to_char(d, 'YYYY-MM-DD') as date
-       from (select ($1::timestamptz at time zone 'Asia/Shanghai')::date as d) day`,
-    [now.toISOString()],
+    `select (d::timestamp at time zone $2) as "from",
+            ((d + 1)::timestamp at time zone $2) as "to", to_char(d, 'YYYY-MM-DD') as date
+       from (select ($1::timestamptz at time zone $2)::date as d) day`,
+    [now.toISOString(), timeZone],
   );
   return { from: new Date(row!.from), to: new Date(row!.to), date: row!.date };
 }
@@ -70,15 +73,15 @@ export function dashboardNews(parts: readonly DashboardPart[], push: () => PushH
     order: 1000,
     hooks: {
       async afterWrite(ctx, row) {
-        ctx.afterCommit(async () => tellDashboards(push(), row.orgId));
+        ctx.afterCommit(() => tellDashboards(push(), row.orgId));
       },
     },
   }));
 }
 
 /** The news itself: no counts, only which organisation's dashboards should ask again. */
-export function tellDashboards(push: PushHub, orgId: number): void {
-  push.broadcast({ topic: DASHBOARD_TOPIC, orgId });
+export function tellDashboards(push: PushHub, orgId: number): Promise<void> {
+  return push.tellOrganization({ orgId, news: { topic: DASHBOARD_TOPIC, orgId } });
 }
 
 /** How a part turns counts by an enum field's values into tiles, in the field's option order. */
@@ -119,24 +122,31 @@ export interface RecordCount {
   orgId: number;
   /** The field whose values are counted apart (its value as text; an empty field counts as "null"). */
   by: string;
-  /** Only records created in [from, to). */
-  createdIn?: { from: Date; to: Date };
   /** Only records whose date or time field falls on this day (YYYY-MM-DD). */
   dayOf?: { field: string; date: string };
   /** Only records whose field holds one of these values. */
   oneOf?: { field: string; values: readonly string[] };
   /** Only records whose field is empty. */
   empty?: string;
+  /** Only records whose reference field (one id, or a list of ids) holds one of these ids. */
+  refersTo?: { field: string; ids: readonly number[] };
 }
 
 export async function countRecords(db: Queryable, q: RecordCount): Promise<Map<string, number>> {
   const params: unknown[] = [q.resource, q.orgId, q.by];
   const where = ['resource = $1', 'org_id = $2'];
   const param = (value: unknown) => `$${params.push(value)}`;
-  if (q.createdIn) where.push(`created_at >= ${param(q.createdIn.from)} and created_at < ${param(q.createdIn.to)}`);
   if (q.dayOf) where.push(`left(data->>${param(q.dayOf.field)}, 10) = ${param(q.dayOf.date)}`);
   if (q.oneOf) where.push(`data->>${param(q.oneOf.field)} = any(${param(q.oneOf.values)}::text[])`);
   if (q.empty) where.push(`coalesce(data->>${param(q.empty)}, '') = ''`);
+  if (q.refersTo) {
+    const field = param(q.refersTo.field);
+    const ids = param(q.refersTo.ids.map(String));
+    where.push(
+      `(case jsonb_typeof(data->${field}) when 'array' then exists (select 1 from jsonb_array_elements_text(data->${field}) e where e = any(${ids}::text[]))
+             else data->>${field} = any(${ids}::text[]) end)`,
+    );
+  }
   const rows = await db.query<{ value: string | null; n: number }>(
     `select data->>$3 as value, count(*)::int as n from resource_record where ${where.join(' and ')} group by 1`,
     params,

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.js';
 import { fitAlert, readDelivery, splitForNotify, stamp, type Delivery, type PushAlert } from './alert.js';
 import { heartbeatReply } from './heartbeat.js';
 import { NotifyListener, type PushLog } from './listener.js';
+import { newsPayload, readNews, type OrgNews } from './news.js';
 
 export const PUSH_CHANNEL = 'lims_push';
 
@@ -37,6 +38,8 @@ export interface PushHubOptions {
  */
 export class PushHub {
   private readonly sockets = new Map<number, Set<WebSocket>>();
+  /** Each connected user's organisation: news for an organisation reaches only its own browsers. */
+  private readonly orgOfUser = new Map<number, number>();
   private readonly now: () => Date;
   readonly silenceLimitMs: number;
 
@@ -74,8 +77,18 @@ export class PushHub {
     }
   }
 
+  /**
+   * Tells every open browser of one organisation, on whichever process, something that is not an alert
+   * (it has a topic and no title, so the browser does not show it): that its dashboard's counts changed.
+   */
+  async tellOrganization(news: OrgNews): Promise<void> {
+    if (!this.listener) return this.deliverNews(news);
+    await this.db.query('select pg_notify($1, $2)', [PUSH_CHANNEL, newsPayload(news)]);
+  }
+
   /** Takes over a socket whose user is already authenticated: heartbeat, silence limit, alerts. */
-  attach(userId: number, socket: WebSocket): void {
+  attach(userId: number, orgId: number, socket: WebSocket): void {
+    this.orgOfUser.set(userId, orgId);
     this.register(userId, socket);
     const silence = setTimeout(() => socket.close(CLOSE.silent, 'silent too long'), this.silenceLimitMs);
     const heard = () => silence.refresh();
@@ -120,7 +133,17 @@ export class PushHub {
 
   private receive(payload: string): void {
     const delivery = readDelivery(payload);
-    if (delivery) this.deliver(delivery);
+    if (delivery) return this.deliver(delivery);
+    const news = readNews(payload);
+    if (news) this.deliverNews(news);
+  }
+
+  private deliverNews({ orgId, news }: OrgNews): void {
+    const text = JSON.stringify(news);
+    for (const [userId, set] of this.sockets) {
+      if (this.orgOfUser.get(userId) !== orgId) continue;
+      for (const socket of set) if (socket.readyState === socket.OPEN) socket.send(text);
+    }
   }
 
   private deliver({ userIds, alert }: Delivery): void {
@@ -142,6 +165,8 @@ export class PushHub {
     const set = this.sockets.get(userId);
     if (!set) return;
     set.delete(socket);
-    if (set.size === 0) this.sockets.delete(userId);
+    if (set.size > 0) return;
+    this.sockets.delete(userId);
+    this.orgOfUser.delete(userId);
   }
 }

@@ -25,7 +25,7 @@ const sendSchema = {
 
 type SendBody = PushAlert & { userIds: number[] };
 
-type Admission = { userId: number } | { code: number; reason: string };
+type Admission = { userId: number; orgId: number } | { code: number; reason: string };
 
 /**
  * A browser cannot put an Authorization header on a WebSocket, so the token comes in the query string,
@@ -49,7 +49,9 @@ async function admit(ctx: Kernel, request: FastifyRequest<{ Params: { userId: st
   if (session.status === 'idle') return { code: CLOSE.idle, reason: 'idle' };
   if (session.status === 'unknown') return { code: CLOSE.unauthorized, reason: 'unauthorized' };
   const ownChannel = String(session.user.id) === request.params.userId;
-  return ownChannel ? { userId: session.user.id } : { code: CLOSE.forbidden, reason: 'forbidden' };
+  return ownChannel
+    ? { userId: session.user.id, orgId: session.user.orgId }
+    : { code: CLOSE.forbidden, reason: 'forbidden' };
 }
 
 /** Each target's organisation and its parent, for `manages`; a user who does not exist is absent. */
@@ -95,7 +97,7 @@ export async function pushRoutes(app: FastifyInstance, ctx: Kernel) {
     (socket, request) => {
       const admission = admissions.get(request) ?? { code: CLOSE.unauthorized, reason: 'unauthorized' };
       if ('code' in admission) socket.close(admission.code, admission.reason);
-      else ctx.push.attach(admission.userId, socket);
+      else ctx.push.attach(admission.userId, admission.orgId, socket);
     },
   );
 

@@ -63,6 +63,20 @@ export function filterMode(field: FieldDef): FilterMode {
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+const ID_LIST = /^\d+(,\d+)*$/;
+const isReference = (field: FieldDef) => field.type === 'reference' || field.type === 'tree';
+const isMultiple = (field: FieldDef) => !!(field.reference?.multiple || field.tree?.multiple);
+
+/**
+ * A reference filter: one id, or several ("3,5": any of them, as a dashboard's count of the user's groups
+ * links). A list of references holds one of them when its array contains it (each test on the GIN index).
+ */
+function referenceClause(field: FieldDef, ids: string[], add: (value: unknown) => string): string {
+  if (!isMultiple(field)) return `${fieldSql(field)} = any(${add(ids)}::text[])`;
+  const contains = ids.map((id) => `data->'${field.key}' @> ${add(JSON.stringify([Number(id)]))}::jsonb`);
+  return `(${contains.join(' or ')})`;
+}
+
 function filterClauses(screen: ScreenSchema, params: ListQuery['params'], values: unknown[]): string[] {
   const clauses: string[] = [];
   const add = (value: unknown) => {
@@ -82,12 +96,8 @@ function filterClauses(screen: ScreenSchema, params: ListQuery['params'], values
     }
     if (value === undefined || value === '') continue;
     if (mode === 'contains') clauses.push(`${fieldSql(field)} ilike '%' || ${add(escapeLike(value))} || '%'`);
-    else if (
-      (field.type === 'reference' && field.reference?.multiple) ||
-      (field.type === 'tree' && field.tree?.multiple)
-    ) {
-      clauses.push(`data->'${field.key}' @> ${add(JSON.stringify([Number(value)]))}::jsonb`);
-    } else if (field.type === 'boolean') clauses.push(`${fieldSql(field)} = ${add(value === 'true' || value === '1')}`);
+    else if (isReference(field) && ID_LIST.test(value)) clauses.push(referenceClause(field, value.split(','), add));
+    else if (field.type === 'boolean') clauses.push(`${fieldSql(field)} = ${add(value === 'true' || value === '1')}`);
     else clauses.push(`${fieldSql(field)} = ${add(value)}${NUMERIC.has(field.type) ? '::numeric' : ''}`);
   }
   return clauses;

@@ -241,7 +241,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
       if (task?.owner && !input.result?.startsWith('rollback_')) return okMessage(request, 'workflow.resolved', null);
       if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
-      tellDashboards(ctx.push, actorOf(request).orgId);
+      await tellDashboards(ctx.push, actorOf(request).orgId);
       return okMessage(
         request,
         input.result?.startsWith('rollback_') ? 'workflow.sentBack' : 'workflow.completed',

@@ -40,6 +40,8 @@ function single(field: FieldDef, text: string): string | undefined {
       return !field.options || field.options.some((o) => String(o.value) === text) ? text : undefined;
     case 'reference':
     case 'tree':
+      // One record, or any of several ("3,5": the dashboard's count of the user's groups).
+      return /^\d+(,\d+)*$/.test(text) ? text : undefined;
     case 'integer':
       return /^\d+$/.test(text) ? text : undefined;
     case 'number':
