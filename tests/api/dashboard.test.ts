@@ -144,14 +144,17 @@ describe('GET /api/dashboard', () => {
     expect(await count('qiantai', 'specimens.entered')).toBe(before.desk! + 2);
 
     const tester = await dashboard('shenghua');
-    expect(tester.sections.find((s) => s.key === 'specimens')!.title).toEqual({
-      'zh-CN': '今日标本（生化组）',
-      'en-US': "Today's specimens (生化组)",
-    });
+    const groups = (d: Dashboard) => d.sections.map((s) => [s.key, s.groups]);
+    expect(groups(tester)).toEqual([
+      ['specimens', ['生化组']],
+      ['tasks', undefined],
+      ['results', ['生化组']],
+      ['qc', ['生化组']],
+    ]);
     expect(tile(tester, 'results.critical')!.link!.query.professionalGroup).toBe(
       String(await idByName(await as('admin'), 'professionalGroup', '生化组')),
     );
-    expect((await dashboard('qiantai')).sections.find((s) => s.key === 'specimens')!.title['zh-CN']).toBe('今日标本');
+    expect((await dashboard('qiantai')).sections.every((s) => s.groups === undefined)).toBe(true);
   });
 
   it('lists behind every count exactly the rows it counted', async () => {

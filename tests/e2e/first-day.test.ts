@@ -115,12 +115,18 @@ describe("a newcomer's first day", () => {
 
     // The count links to the intake list, filtered to what it counted.
     await taskDialog.getByRole('button', { name: /取\s*消/ }).click();
+    const registered = await tileCount(page, 'specimens.registered');
     await page.locator('[data-tile="specimens.registered"] a').click();
-    await page.waitForURL((u) => u.pathname === FRONT_ENTRY && u.search === '?status=registered');
-    await page.locator('.screen-filters').getByText('已登记').waitFor();
+    await page.waitForURL((u) => u.pathname === FRONT_ENTRY && u.searchParams.get('status') === 'registered');
+    // Filtered as counted: registered, entered today, ordering what the editor's groups test (by name).
+    const filters = page.locator('.screen-filters');
+    await filters.getByText('已登记').waitFor();
+    await filters.getByText('组织病理检查').waitFor();
+    await eventually(() => page.locator('.screen-page tr.ant-table-row').count()).toBe(registered);
+    expect(registered).toBeGreaterThan(0);
     expect(consoleErrors).toEqual([]);
     await page.context().close();
-  });
+  }, 150_000); // The whole walk, intake to task form: a minute on a quiet machine.
 
   it('shows the English pages with no Chinese words but the lab’s data', async () => {
     const { page, consoleErrors } = await newPage(run.browser, 'en-US', SCREEN);

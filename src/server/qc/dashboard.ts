@@ -1,6 +1,6 @@
 import type { Kernel } from '../kernel/context.js';
 import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
-import { anyOfIds, scopedTitle, type GroupScope } from '../kernel/dashboard/scope.js';
+import { anyOfIds, scopeOf, type GroupScope } from '../kernel/dashboard/scope.js';
 import type { Queryable } from '../kernel/db/database.js';
 
 const QC_RESULTS = 'qc-result';
@@ -33,7 +33,8 @@ export function qcDashboard(kernel: Kernel): DashboardPart {
       const field = kernel.screens.get(QC_RESULTS)?.fields.find((f) => f.key === 'status');
       return {
         key: 'qc',
-        title: scopedTitle({ 'zh-CN': '今日质控', 'en-US': "Today's QC" }, scope),
+        title: { 'zh-CN': '今日质控', 'en-US': "Today's QC" },
+        ...scopeOf(scope),
         order: 40,
         tiles: stateTiles(field, counts, {
           prefix: 'qc',

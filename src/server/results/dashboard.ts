@@ -1,6 +1,6 @@
 import type { Kernel } from '../kernel/context.js';
 import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
-import { anyOfIds, scopedTitle } from '../kernel/dashboard/scope.js';
+import { anyOfIds, scopeOf } from '../kernel/dashboard/scope.js';
 
 /** The results work list: what a count of results opens. */
 const RESULTS = 'general-inspection';
@@ -27,7 +27,8 @@ export function resultDashboard(kernel: Kernel): DashboardPart {
       const field = kernel.screens.get(RESULTS)?.fields.find((f) => f.key === 'status');
       return {
         key: 'results',
-        title: scopedTitle({ 'zh-CN': '结果与危急值', 'en-US': 'Results and critical values' }, scope),
+        title: { 'zh-CN': '结果与危急值', 'en-US': 'Results and critical values' },
+        ...scopeOf(scope),
         order: 30,
         tiles: [
           {

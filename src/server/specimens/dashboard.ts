@@ -1,7 +1,7 @@
 import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import { countRecords, stateTiles, type DashboardPart } from '../kernel/dashboard/dashboard.js';
-import { anyOfIds, scopedTitle, type GroupScope } from '../kernel/dashboard/scope.js';
+import { anyOfIds, scopeOf, type GroupScope } from '../kernel/dashboard/scope.js';
 
 /** The everyday intake screen: what a count of specimens opens. */
 const INTAKE = 'front-entry';
@@ -42,7 +42,8 @@ export function specimenDashboard(kernel: Kernel): DashboardPart {
       const total = [...counts.values()].reduce((a, b) => a + b, 0);
       return {
         key: 'specimens',
-        title: scopedTitle({ 'zh-CN': '今日标本', 'en-US': "Today's specimens" }, scope),
+        title: { 'zh-CN': '今日标本', 'en-US': "Today's specimens" },
+        ...scopeOf(scope),
         order: 10,
         tiles: [
           {

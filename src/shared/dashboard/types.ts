@@ -29,6 +29,8 @@ export interface DashboardSection {
   title: Words;
   /** Lower shows first. */
   order: number;
+  /** The professional groups counted (the user's); absent, the whole lab. Names are the lab's data. */
+  groups?: string[];
   tiles: DashboardTile[];
 }
 

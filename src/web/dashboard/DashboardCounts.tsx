@@ -1,4 +1,4 @@
-import { Alert, Card, Statistic } from 'antd';
+import { Alert, Card, Statistic, Tag } from 'antd';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import type { DashboardLink, DashboardTile } from '../../shared/dashboard/types';
@@ -39,7 +39,17 @@ export function DashboardCounts() {
     <section className="dashboard-counts" aria-busy={loading} aria-label={t('dashboard.counts')}>
       {error !== undefined && <Alert type="warning" showIcon title={errorMessage(error, t('dashboard.failed'))} />}
       {dashboard?.sections.map((section) => (
-        <Card key={section.key} size="small" title={section.title[locale]} data-section={section.key}>
+        <Card
+          key={section.key}
+          size="small"
+          title={section.title[locale]}
+          extra={section.groups?.map((group) => (
+            <Tag key={group} className="dashboard-group">
+              {group}
+            </Tag>
+          ))}
+          data-section={section.key}
+        >
           <div className="dashboard-tiles">
             {section.tiles.map((tile) => {
               const href = linkHref(tile.link, routes as MenuNode[]);

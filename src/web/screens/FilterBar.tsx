@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useSnapshot } from 'valtio';
@@ -6,6 +6,7 @@ import type { FieldDef, ScreenSchema } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { dictionaryState } from '../dictionaries/dictionaries';
 import { i18n, useT } from '../i18n';
+import { dataProvider } from './dataProvider';
 
 /**
  * A period filter: [from, to] as the list query's keyFrom / keyTo. A datetime's last day counts whole
@@ -37,6 +38,66 @@ function DateRangeFilter({
   );
 }
 
+/**
+ * A reference filter: records of the referenced resource by title, searched as the user types; several
+ * mean any of them. The value is kept as the list query sends it, ids joined by commas ("3,5"), the
+ * form a dashboard's link writes too.
+ */
+function ReferenceFilter({
+  field,
+  locale,
+  value,
+  onChange,
+}: {
+  field: FieldDef;
+  locale: Locale;
+  value?: unknown;
+  onChange?: (v: unknown) => void;
+}) {
+  const target = field.reference ?? field.tree;
+  const [search, setSearch] = useState('');
+  const [choices, setChoices] = useState<{ value: number; label: string }[]>([]);
+  // Titles of every record offered so far: a chosen one keeps its title when a new search leaves it out.
+  const [known] = useState(() => new Map<number, string>());
+  useEffect(() => {
+    if (!target) return;
+    let current = true;
+    const timer = setTimeout(() => {
+      dataProvider.options(target.resource, target.labelField ?? 'name', search).then(
+        (o) => {
+          for (const c of o) known.set(c.value, c.label);
+          if (current) setChoices(o);
+        },
+        () => undefined,
+      );
+    }, 200);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [target, search, known]);
+  const ids = typeof value === 'string' && value ? value.split(',').map(Number) : [];
+  const options = [
+    ...ids
+      .filter((id) => !choices.some((c) => c.value === id))
+      .map((id) => ({ value: id, label: known.get(id) ?? String(id) })),
+    ...choices,
+  ];
+  return (
+    <Select
+      mode="multiple"
+      value={ids}
+      allowClear
+      maxTagCount="responsive"
+      showSearch={{ filterOption: false, onSearch: setSearch }}
+      options={options}
+      onChange={(v: number[]) => onChange?.(v.length > 0 ? v.join(',') : undefined)}
+      style={{ width: 200 }}
+      placeholder={field.label[locale]}
+    />
+  );
+}
+
 /** A filter's control; Form.Item hands it value and onChange, passed on to the antd input. */
 function FilterControl({
   field,
@@ -52,6 +113,8 @@ function FilterControl({
   // Dates filter by range unless the schema says otherwise (the server's default too).
   if ((field.type === 'date' || field.type === 'datetime') && (field.filter ?? 'range') === 'range')
     return <DateRangeFilter field={field} {...control} />;
+  if ((field.type === 'reference' && field.reference) || (field.type === 'tree' && field.tree))
+    return <ReferenceFilter field={field} locale={locale} {...control} />;
   if (field.type === 'enum' || field.type === 'boolean') {
     const options =
       field.type === 'boolean'

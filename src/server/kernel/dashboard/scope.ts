@@ -1,4 +1,3 @@
-import type { Words } from '../../../shared/dashboard/types.js';
 import type { Queryable } from '../db/database.js';
 import type { AuthUser } from '../identity/actor.js';
 import type { RecordStore } from '../resources/store.js';
@@ -36,14 +35,9 @@ export async function groupScope(
   return { ids, names: ids.map((id) => titles.get(id) ?? String(id)) };
 }
 
-/** A section's title naming the groups it counts: 今日标本（临检组、生化组）. */
-export function scopedTitle(title: Words, scope: GroupScope | undefined): Words {
-  if (!scope) return title;
-  return {
-    'zh-CN': `${title['zh-CN']}（${scope.names.join('、')}）`,
-    'en-US': `${title['en-US']} (${scope.names.join(', ')})`,
-  };
-}
+/** What a section says of whose work it counts: the groups' names, or nothing for the whole lab. */
+export const scopeOf = (scope: GroupScope | undefined): { groups?: string[] } =>
+  scope ? { groups: scope.names } : {};
 
 /** The ids as a list link's filter value (any of them); none at all reads as an id no record has. */
 export const anyOfIds = (ids: readonly number[]): string => (ids.length > 0 ? ids.join(',') : '0');
