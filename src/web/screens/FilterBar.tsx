@@ -46,11 +46,13 @@ function DateRangeFilter({
 function ReferenceFilter({
   field,
   locale,
+  id,
   value,
   onChange,
 }: {
   field: FieldDef;
   locale: Locale;
+  id?: string;
   value?: unknown;
   onChange?: (v: unknown) => void;
 }) {
@@ -85,6 +87,7 @@ function ReferenceFilter({
   ];
   return (
     <Select
+      id={id}
       mode="multiple"
       value={ids}
       allowClear
@@ -106,6 +109,7 @@ function FilterControl({
 }: {
   field: FieldDef;
   locale: Locale;
+  id?: string;
   value?: unknown;
   onChange?: (v: unknown) => void;
 }) {
