@@ -13,25 +13,37 @@ const SLOWEST = 10;
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<unknown>) {
     const counts = { passed: 0, failed: 0, skipped: 0 };
+    const failures: string[] = [];
     for (const module of modules) {
+      const file = path.relative(process.cwd(), module.moduleId);
       for (const test of module.children.allTests()) {
-        const state = test.result().state;
-        if (state === 'passed') counts.passed++;
-        else if (state === 'failed') counts.failed++;
-        else counts.skipped++;
+        const result = test.result();
+        if (result.state === 'passed') counts.passed++;
+        else if (result.state === 'failed') {
+          counts.failed++;
+          failures.push(`${file} › ${test.fullName}: ${firstLine(result.errors?.[0]?.message)}`);
+        } else counts.skipped++;
       }
       // A file that failed to load, or whose beforeAll / afterAll failed, must not count as a pass: its
       // tests are skipped or passed, so the file counts once as a failure of its own.
-      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed'))
+      if (module.state() === 'failed' && ![...module.children.allTests()].some((t) => t.result().state === 'failed')) {
         counts.failed++;
+        failures.push(`${file}: ${firstLine(module.errors()[0]?.message)}`);
+      }
     }
     counts.failed += errors.length;
+    for (const error of errors) failures.push(`run: ${firstLine((error as { message?: string }).message)}`);
     console.log(slowestFiles(modules));
     const line = `Tests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+    // The failures again at the very end, where a log cut to its last lines (CI's) still shows them.
+    if (failures.length > 0) console.log(`\nFailed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
     console.log(`\n${line}`);
-    if (process.env.LIMS_TEST_SUMMARY) appendFileSync(process.env.LIMS_TEST_SUMMARY, `${JSON.stringify(counts)}\n`);
+    if (process.env.LIMS_TEST_SUMMARY)
+      appendFileSync(process.env.LIMS_TEST_SUMMARY, `${JSON.stringify({ ...counts, failures })}\n`);
   }
 }
+
+const firstLine = (message: string | undefined) => (message ?? 'failed').split('\n')[0]!.slice(0, 300);
 
 /**
  * A file's own time: setting up its environment and importing it, then its tests and hooks (a file's
