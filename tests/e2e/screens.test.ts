@@ -334,6 +334,9 @@ describe('public data buttons of a public resource (spec 2.4, 6)', () => {
     const main = await newPage(browser);
     await signIn(main.page, server.url, 'admin', DEMO_PASSWORD, SPECIMEN_TYPES);
     await main.page.getByRole('button', { name: '同步公共数据' }).click();
+    const asked = main.page.locator('.ant-modal-confirm').filter({ hasText: '将基础机构的全部公共数据复制到本实验室' });
+    await asked.getByRole('button', { name: /确\s*定/ }).click();
+    await main.page.getByText(/操作成功，共 \d+ 条/).waitFor();
     await rows(main.page).filter({ hasText: 'TSTQ' }).getByText('已同步').waitFor();
     await main.page.context().close();
 

@@ -123,6 +123,10 @@ const ui = {
   'screen.fileTooLarge': { 'zh-CN': '文件不能超过 {kb} KB', 'en-US': 'The file may not exceed {kb} KB' },
   'publicData.distribute': { 'zh-CN': '下发公共数据', 'en-US': 'Distribute public data' },
   'publicData.sync': { 'zh-CN': '同步公共数据', 'en-US': 'Sync public data' },
+  'publicData.syncConfirm': {
+    'zh-CN': '将基础机构的全部公共数据复制到本实验室（已有的保留），是否继续？',
+    'en-US': "Copy all of the base organisation's public records to this lab (records it keeps stay as they are)?",
+  },
   'publicData.import': { 'zh-CN': '导入公共数据', 'en-US': 'Import public data' },
   'publicData.confirmUpdate': { 'zh-CN': '确认更新', 'en-US': 'Confirm updates' },
   'publicData.chooseLabs': { 'zh-CN': '选择实验室', 'en-US': 'Choose laboratories' },

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Modal, Select, Table } from 'antd';
 import { useSnapshot } from 'valtio';
 import { errorMessage, getResult, http, type Result } from '../api/http';
-import { notify } from '../feedback/feedback';
+import { feedback, notify } from '../feedback/feedback';
 import { userState } from '../auth/user';
 import { i18n, useT } from '../i18n';
 import type { ScreenSchema } from '../../shared/screens/fields';
@@ -59,6 +59,16 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
     setDialog('distribute');
   };
 
+  /** Sync copies every public record the lab lacks: far-reaching, so it asks first. */
+  const confirmSync = () =>
+    feedback.modal.confirm({
+      title: t('publicData.sync'),
+      content: t('publicData.syncConfirm'),
+      okText: t('common.confirm'),
+      cancelText: t('common.cancel'),
+      onOk: () => call('sync'),
+    });
+
   const openImport = async () => {
     const page = await getResult<{ records: ScreenRecord[] }>(`${base}/public`, { page: 1, size: 500 });
     setOffered(page.records);
@@ -71,7 +81,7 @@ export function PublicDataActions({ screen, basic = false, selected, records, on
     <>
       <Button
         loading={busy}
-        onClick={() => void (orgId === 0 ? openDistribute() : isMainLab === 1 ? call('sync') : openImport())}
+        onClick={() => void (orgId === 0 ? openDistribute() : isMainLab === 1 ? confirmSync() : openImport())}
       >
         {t(main)}
       </Button>
