@@ -54,3 +54,20 @@ export function offsetDateTimeIn(text: string, timeZone: string): string | undef
   const instant = new Date(`${m[1]}T${m[2]}${offset}`);
   return Number.isNaN(instant.getTime()) ? undefined : localDateTime(instant, timeZone);
 }
+
+/** Minutes the zone's wall clock is ahead of UTC at that instant (480 in Shanghai, -420 in summer Los Angeles). */
+export function zoneOffsetMinutes(at: Date, timeZone: string): number {
+  const wall = Date.parse(`${localDateTime(at, timeZone).replace(' ', 'T')}Z`);
+  return Math.round((wall - Math.floor(at.getTime() / 1000) * 1000) / 60_000);
+}
+
+/**
+ * The instant at which the zone's wall clock reads this local time (month 1-12; a day, month or
+ * second past its end rolls over, as Date.UTC does). Read twice, so a time beside a daylight-saving
+ * change takes the offset in force at it.
+ */
+export function zonedInstant(timeZone: string, y: number, month: number, d = 1, h = 0, mi = 0, s = 0): Date {
+  const wall = Date.UTC(y, month - 1, d, h, mi, s);
+  const first = wall - zoneOffsetMinutes(new Date(wall), timeZone) * 60_000;
+  return new Date(wall - zoneOffsetMinutes(new Date(first), timeZone) * 60_000);
+}

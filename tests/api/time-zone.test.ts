@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { databaseUrlOf } from '../support/server';
+import { enterSpecimens } from '../support/specimens';
+import { clinicalAuditor, idByName } from '../support/results';
+import { STAFF_PASSWORD } from '../support/workflow';
 import { localDateTime } from '../../src/shared/time';
 import { startInProcess } from '../support/in-process';
 
@@ -14,7 +17,9 @@ let server: TestServer;
 let admin: ReturnType<typeof api>;
 let other: ReturnType<typeof api>;
 beforeAll(async () => {
-  server = await startServer({ LIMS_TIME_ZONE: 'UTC' });
+  // The server process runs twelve hours behind UTC, the labs' default is UTC, and the lab below sets
+  // Kiritimati (fourteen hours ahead): a time written in the wrong zone is a day or more off.
+  server = await startServer({ LIMS_TIME_ZONE: 'UTC', TZ: 'Etc/GMT+12' });
   admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
   other = api(server.url, await tokenFor(server.url, 'lab2admin', DEMO_PASSWORD));
 });
@@ -106,6 +111,113 @@ describe("a lab's time zone", () => {
       const res = await put(bad, local.body.resultObject.version);
       expect(res.status, bad).toBe(400);
     }
+  });
+});
+
+/** A zone fourteen hours ahead of UTC, 26 hours ahead of the server process's own. */
+const LAB_ZONE = 'Pacific/Kiritimati';
+type Rec = Record<string, unknown> & { id: number; version: number };
+type Page = { records: Rec[]; total: number };
+/** Whether a local time lies in the lab's zone between two instants read around the call (a second's slack). */
+const within = (at: unknown, before: Date, after: Date) =>
+  typeof at === 'string' &&
+  at >= localDateTime(new Date(before.getTime() - 1000), LAB_ZONE) &&
+  at <= localDateTime(new Date(after.getTime() + 1000), LAB_ZONE);
+
+describe("the lab's time zone on its 组织架构 screen", () => {
+  const org = async () => (await admin.get<Rec>('/api/resources/organization/1')).body.resultObject;
+
+  it('shows the zone, refuses one that does not exist in both languages and writes nothing', async () => {
+    const current = await org();
+    expect(current.timeZone).toBe('Asia/Shanghai');
+    const bad = await admin.put(`/api/resources/organization/1`, { ...current, timeZone: 'Mars/Olympus' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.resultMessage).toBe('时区须为有效的IANA时区名称，如 Asia/Shanghai');
+    const english = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD), 'en-US');
+    const badEn = await english.put(`/api/resources/organization/1`, { ...current, timeZone: 'Europe/Atlantis' });
+    expect(badEn.body.resultMessage).toBe('The time zone must be a valid IANA name, such as Asia/Shanghai');
+    // Nothing written: neither the zone nor the organisation's other fields sent with it.
+    const again = await admin.put(`/api/resources/organization/1`, {
+      ...current,
+      address: '改了',
+      timeZone: 'Nowhere',
+    });
+    expect(again.status).toBe(400);
+    expect(await org()).toEqual(current);
+    const config = await admin.get<{ configValue: unknown }>('/api/customConfig/getCustomConfig?configKey=timeZone');
+    expect(config.body.resultObject.configValue).toEqual({ zone: 'Asia/Shanghai' });
+  });
+
+  it("sets the zone: the next time stamped, with the same sign-in, is the new zone's", async () => {
+    const saved = await admin.put<Rec>(`/api/resources/organization/1`, { ...(await org()), timeZone: LAB_ZONE });
+    expect(saved.body.resultCode, saved.body.resultMessage).toBe(200);
+    expect(saved.body.resultObject.timeZone).toBe(LAB_ZONE);
+    const list = await admin.get<Page>('/api/resources/specimen?status=registered&size=1');
+    const specimen = list.body.resultObject.records[0]!;
+    const before = new Date();
+    const received = await admin.post<Rec>(`/api/resources/specimen/${specimen.id}/transitions/receive`, {
+      version: specimen.version,
+    });
+    expect(received.body.resultCode, received.body.resultMessage).toBe(200);
+    expect(within(received.body.resultObject.receivedAt, before, new Date())).toBe(true);
+  });
+});
+
+describe("what the lab's capabilities write, in the lab's zone", () => {
+  let editor: ReturnType<typeof api>;
+  beforeAll(async () => {
+    editor = api(server.url, await tokenFor(server.url, 'editor', DEMO_PASSWORD));
+  });
+
+  it("stamps a result's test time and a report's number and issue time in the lab's zone", async () => {
+    const { auditor } = await clinicalAuditor(server.url, admin);
+    const purpose = await idByName(admin, 'inspectionPurpose', '血常规');
+    const [barcode] = await enterSpecimens(editor, 1, { purposes: [purpose], sex: 'male', age: 50 });
+    const specimen = (await admin.get<Page>(`/api/resources/specimen?barcode=${barcode}`)).body.resultObject
+      .records[0]!;
+    await editor.post(`/api/resources/specimen/${specimen.id}/transitions/receive`, {});
+    const results = (await admin.get<Page>(`/api/resources/inspectionResult?barcode=${barcode}`)).body.resultObject
+      .records;
+    const ids = results.map((r) => r.id);
+    // WBC high but not critical: no automatic release, no critical value to acknowledge first.
+    const value = (r: Rec) => ((r.labels as { item: string }).item === '白细胞计数' ? '12.3' : '140');
+    const before = new Date();
+    const saved = await editor.post('/api/results/worksheet', {
+      rows: results.map((r) => ({ id: r.id, result: value(r) })),
+    });
+    expect(saved.body.resultCode, saved.body.resultMessage).toBe(200);
+    const reviewed = await admin.post('/api/results/approve/firstReview', { ids, password: DEMO_PASSWORD });
+    expect(reviewed.body.resultCode, reviewed.body.resultMessage).toBe(200);
+    const audited = await auditor.post('/api/results/approve/audit', { ids, password: STAFF_PASSWORD });
+    expect(audited.body.resultCode, audited.body.resultMessage).toBe(200);
+    const after = new Date();
+    const result = (await admin.get<Rec>(`/api/resources/inspectionResult/${ids[0]}`)).body.resultObject;
+    expect(within(result.testedAt, before, after), String(result.testedAt)).toBe(true);
+    expect(within(result.reviewedAt, before, after), String(result.reviewedAt)).toBe(true);
+    const [report] = (await admin.get<Page>(`/api/resources/reportRecord?barcode=${barcode}`)).body.resultObject
+      .records;
+    expect(within(report!.reportedAt, before, after), String(report!.reportedAt)).toBe(true);
+    expect(String(report!.reportNo).slice(2, 10)).toBe(String(report!.reportedAt).slice(0, 10).replaceAll('-', ''));
+    // The specimen's charges are dated the lab's day: what its statement covers.
+    const lines = await admin.get<{ records: { serviceDate: string }[] }>(
+      `/api/finance/chargeLines?barcode=${barcode}`,
+    );
+    const days = new Set(lines.body.resultObject.records.map((l) => String(l.serviceDate).slice(0, 10)));
+    expect([...days]).toEqual([localDateTime(before, LAB_ZONE).slice(0, 10)]);
+  });
+
+  it("numbers a serial print by the lab's day", async () => {
+    const [barcode] = await enterSpecimens(admin, 1);
+    const group = await idByName(admin, 'professionalGroup', '生化组');
+    const before = new Date();
+    const printed = await admin.post<Rec>('/api/resources/serialPrint', {
+      barcode,
+      professionalGroup: group,
+      copies: 1,
+    });
+    expect(printed.body.resultCode, printed.body.resultMessage).toBe(200);
+    const day = localDateTime(before, LAB_ZONE).slice(0, 10).replaceAll('-', '');
+    expect(String(printed.body.resultObject.serialNo)).toMatch(new RegExp(`^SH-${day}-\\d{3}$`));
   });
 });
 

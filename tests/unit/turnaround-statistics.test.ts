@@ -8,6 +8,7 @@ import { migrate } from '../../src/server/kernel/db/migrate';
 import { openPglite } from '../../src/server/kernel/db/pglite';
 import { percentilesOf, turnaround, type Dimension, type FactQuery } from '../../src/server/statistics/facts';
 import { offsetAt } from '../../src/server/statistics/period';
+import { processTimeZone } from '../../src/shared/time';
 
 /**
  * Turnaround figures are read off counts of whole minutes (whole lab months kept by migration 16's
@@ -180,7 +181,14 @@ describe('turnaround counts per lab month', () => {
       dimensions.flatMap((by) =>
         (['preAnalytical', 'inLab'] as const).map((which) => ({
           which,
-          q: { orgId: ORG, period, by, offsetMinutes: offset, hospital: by === 'test' ? 21 : undefined } as FactQuery,
+          q: {
+            orgId: ORG,
+            period,
+            by,
+            offsetMinutes: offset,
+            timeZone: processTimeZone(),
+            hospital: by === 'test' ? 21 : undefined,
+          } as FactQuery,
         })),
       ),
     );

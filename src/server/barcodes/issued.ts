@@ -6,6 +6,7 @@ import type { AuthUser } from '../kernel/identity/actor.js';
 import { refuse } from '../kernel/resources/commands.js';
 import type { Stored } from '../kernel/resources/store.js';
 import { barcodeOf, lastSequenceOf, numberingOf, periodOf, repeatsNumbers } from './sequence.js';
+import { labNow } from '../kernel/labConfig/timeZone.js';
 
 export const MESSAGES = {
   disabled: {
@@ -58,7 +59,9 @@ export async function issueNumbers(
   if (!rule) throw new ApiError(500, 'common.serverError');
   if (current.data.enabled === false) refuse(locale, MESSAGES.disabled);
   if (repeatsNumbers(rule)) refuse(locale, MESSAGES.repeats, 'datePart');
-  const now = kernel.now();
+  // The rule's date parts read a Date's own calendar fields: the lab's wall clock now, as such a Date,
+  // so that the day in a barcode is the lab's whatever the server's zone.
+  const now = new Date(labNow(kernel, actor).replace(' ', 'T'));
   const period = periodOf(rule.resetPeriod, now);
   const first = (current.data.currentPeriod === period ? (current.data.lastSequence ?? 0) : 0) + 1;
   const last = first + count - 1;

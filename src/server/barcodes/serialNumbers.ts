@@ -1,8 +1,8 @@
 import type { Locale } from '../../shared/i18n/messages.js';
-import { localDateTime } from '../../shared/time.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
 import { refuse } from '../kernel/resources/commands.js';
 import { fill } from './issued.js';
+import { labToday } from '../kernel/labConfig/timeZone.js';
 
 const MESSAGES = {
   noRule: {
@@ -20,8 +20,8 @@ const MESSAGES = {
 } satisfies Record<string, Record<Locale, string>>;
 
 /** The part of a serial number that starts the count again: the day, the month, or nothing. */
-function periodOf(reset: unknown, now: Date): string {
-  const day = localDateTime(now).slice(0, 10).replaceAll('-', '');
+function periodOf(reset: unknown, today: string): string {
+  const day = today.replaceAll('-', '');
   if (reset === 'daily') return `${day}-`;
   if (reset === 'monthly') return `${day.slice(0, 6)}-`;
   return '';
@@ -50,7 +50,7 @@ export const serialNumbers: HookRegistration = {
       const rules = await kernel.records.find(tx, 'serialNumberRule', actor.orgId, { professionalGroup: [group] });
       const rule = rules.find((r) => r.data.enabled !== false);
       if (!rule) refuse(locale, MESSAGES.noRule, 'professionalGroup');
-      const prefix = `${rule.data.prefix ?? ''}-${periodOf(rule.data.resetPeriod, kernel.now())}`;
+      const prefix = `${rule.data.prefix ?? ''}-${periodOf(rule.data.resetPeriod, labToday(kernel, actor))}`;
       const last = await kernel.records.lastNumber(tx, 'serialPrint', actor.orgId, 'serialNo', prefix);
       const next = Math.max(last + 1, Number(rule.data.startNo ?? 1));
       return { ...data, barcode, serialNo: `${prefix}${String(next).padStart(Number(rule.data.width ?? 3), '0')}` };

@@ -15,8 +15,6 @@ export interface Batch {
   fileName?: string;
 }
 
-const stamp = localDateTime;
-
 /** Records the batches of an import (numbered IMP20261120001 onwards within the day), each logged. */
 export async function recordBatches(
   tx: Queryable,
@@ -26,6 +24,7 @@ export async function recordBatches(
   now: Date,
 ): Promise<string[]> {
   const { actor } = caller;
+  const stamp = (d: Date) => localDateTime(d, actor.timeZone);
   // Numbers of the day are counted under the resource's lock, so two imports never take the same one.
   await records.serialize(tx, 'dataImport', actor.orgId);
   const prefix = `IMP${stamp(now).slice(0, 10).replaceAll('-', '')}`;

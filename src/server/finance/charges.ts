@@ -12,11 +12,17 @@ import {
   type LineWrite,
 } from './ledger.js';
 import { billedUnits, priceUnit, type BilledUnit, type PriceBook } from './pricing.js';
+import { labTimeZone } from '../kernel/labConfig/timeZone.js';
 
 /** States in which a specimen is not charged: the request was cancelled or the lab refused the specimen. */
 const UNCHARGED: Record<string, ChargeReason> = { cancelled: 'cancelled', rejected: 'rejected' };
 
-export const today = (kernel: Kernel) => localDateTime(kernel.now()).slice(0, 10);
+/**
+ * Today in the lab's zone (its saved one, else the server's): the day charge lines, reversals and
+ * write-offs are dated, whoever or whatever (a recalculation running on) writes them.
+ */
+export const today = async (kernel: Kernel, tx: Queryable, orgId: number) =>
+  localDateTime(kernel.now(), await labTimeZone(tx, orgId, kernel.config.timeZone)).slice(0, 10);
 
 /** The day a specimen's charges belong to: the day it was registered (its first charge), else today. */
 async function serviceDay(kernel: Kernel, tx: Queryable, row: StoredRecord): Promise<string> {
@@ -25,7 +31,7 @@ async function serviceDay(kernel: Kernel, tx: Queryable, row: StoredRecord): Pro
      where org_id = $1 and specimen_id = $2 and kind = 'charge'`,
     [row.orgId, row.id],
   );
-  return first?.day ?? today(kernel);
+  return first?.day ?? today(kernel, tx, row.orgId);
 }
 
 const sameUnit = (l: ChargeLine, u: BilledUnit) => l.unit === u.unit && l.refId === u.refId;
@@ -62,7 +68,7 @@ export async function chargeSpecimen(
       tx,
       stale.filter((l) => reasonOf(l) === reason),
       { actor, at, reason },
-      today(kernel),
+      await today(kernel, tx, row.orgId),
     );
   const kept = open.filter((l) => !stale.includes(l));
   const missing = wanted.filter((u) => !kept.some((l) => sameUnit(l, u)));
@@ -118,7 +124,12 @@ export const specimenDeleted: HookRegistration = {
   hooks: {
     async beforeDelete({ tx, kernel, actor, current }) {
       const open = await openLinesOf(tx, current.orgId, current.id);
-      await writeReversals(tx, open, { actor, at: kernel.now(), reason: 'deleted' }, today(kernel));
+      await writeReversals(
+        tx,
+        open,
+        { actor, at: kernel.now(), reason: 'deleted' },
+        await today(kernel, tx, current.orgId),
+      );
     },
   },
 };

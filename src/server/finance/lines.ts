@@ -5,6 +5,7 @@ import { LINE_COLUMNS, type ChargeLine } from './ledger.js';
 import { yuanText } from './money.js';
 import { linesWorkbook } from './linesWorkbook.js';
 import { totalsFrom } from './statements.js';
+import { zoneOf } from '../kernel/labConfig/timeZone.js';
 
 type Query = Record<string, string | undefined>;
 
@@ -114,5 +115,5 @@ export async function exportLines(kernel: Kernel, request: FastifyRequest<{ Quer
   const names = await kernel.records.titles(kernel.db, 'referralHospital', caller.actor.orgId, ids);
   const rows = lines.map((l) => ({ ...l, hospitalName: names.get(l.hospitalId) ?? '' }));
   const fileName = `${caller.locale === 'zh-CN' ? '收费明细' : 'Charge lines'}.xlsx`;
-  return { buffer: await linesWorkbook(rows, caller.locale), fileName };
+  return { buffer: await linesWorkbook(rows, caller.locale, zoneOf(kernel, caller.actor)), fileName };
 }

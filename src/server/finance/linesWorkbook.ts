@@ -27,7 +27,8 @@ const SOURCE: Record<string, Label> = {
 };
 
 /** Columns of the sheet: header in the user's language, and the cell of a line. */
-const COLUMNS: [Label, (l: ChargeLine & { hospitalName: string }, locale: Locale) => ExcelJS.CellValue, number?][] = [
+type Cell = (l: ChargeLine & { hospitalName: string }, locale: Locale, timeZone: string) => ExcelJS.CellValue;
+const COLUMNS: [Label, Cell, number?][] = [
   [{ 'zh-CN': '条码号', 'en-US': 'Barcode' }, (l) => l.barcode, 14],
   [{ 'zh-CN': '送检医院', 'en-US': 'Hospital' }, (l) => l.hospitalName, 24],
   [{ 'zh-CN': '计费日期', 'en-US': 'Service date' }, (l) => l.serviceDate, 12],
@@ -42,7 +43,7 @@ const COLUMNS: [Label, (l: ChargeLine & { hospitalName: string }, locale: Locale
   [{ 'zh-CN': '应收(元)', 'en-US': 'Payable (CNY)' }, (l) => l.payableCents / 100, 12],
   [{ 'zh-CN': '原因', 'en-US': 'Reason' }, (l, loc) => REASON[l.reason]?.[loc] ?? l.reason, 12],
   [{ 'zh-CN': '记录人', 'en-US': 'Recorded by' }, (l) => l.createdByName, 10],
-  [{ 'zh-CN': '记录时间', 'en-US': 'Recorded at' }, (l) => localDateTime(new Date(l.createdAt)), 20],
+  [{ 'zh-CN': '记录时间', 'en-US': 'Recorded at' }, (l, _loc, zone) => localDateTime(new Date(l.createdAt), zone), 20],
 ];
 const MONEY = new Set([7, 9, 10, 11]);
 
@@ -50,7 +51,12 @@ const MONEY = new Set([7, 9, 10, 11]);
  * Charge lines as a sheet a finance clerk reads beside a statement or a recalculation: one row a line,
  * money shown with two decimals (the cents divided for showing only; every sum was made in cents).
  */
-export async function linesWorkbook(lines: (ChargeLine & { hospitalName: string })[], locale: Locale): Promise<Buffer> {
+export async function linesWorkbook(
+  lines: (ChargeLine & { hospitalName: string })[],
+  locale: Locale,
+  /** The reader's lab's zone: when each line was recorded, in its local time. */
+  timeZone: string,
+): Promise<Buffer> {
   const book = new ExcelJS.Workbook();
   const sheet = book.addWorksheet(locale === 'zh-CN' ? '收费明细' : 'Charge lines');
   sheet.columns = COLUMNS.map(([header, , width], i) => ({
@@ -58,7 +64,7 @@ export async function linesWorkbook(lines: (ChargeLine & { hospitalName: string 
     width: width ?? 12,
     style: MONEY.has(i) ? { numFmt: '0.00' } : {},
   }));
-  for (const line of lines) sheet.addRow(COLUMNS.map(([, cell]) => cell(line, locale)));
+  for (const line of lines) sheet.addRow(COLUMNS.map(([, cell]) => cell(line, locale, timeZone)));
   sheet.getRow(1).font = { bold: true };
   return Buffer.from(await book.xlsx.writeBuffer());
 }

@@ -89,7 +89,7 @@ export async function reprice(
     tx,
     changes.map((c) => c.before),
     w,
-    today(kernel),
+    await today(kernel, tx, orgId),
   );
   await writeCharges(
     tx,

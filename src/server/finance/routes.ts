@@ -19,8 +19,6 @@ const MESSAGES = {
   },
 } satisfies Record<string, Record<Locale, string>>;
 
-const stamp = localDateTime;
-
 /** The next step of the two-step settlement audit (domain notes, finance): first, then final, by two people. */
 function step(
   record: StoredRecord,
@@ -36,7 +34,7 @@ function step(
     return {
       ...note,
       firstAuditor: actor.userAccount,
-      firstAuditAt: stamp(now),
+      firstAuditAt: localDateTime(now, actor.timeZone),
       status: approve ? 'finalPending' : 'rejected',
     };
   }
@@ -45,7 +43,7 @@ function step(
   return {
     ...note,
     finalAuditor: actor.userAccount,
-    finalAuditAt: stamp(now),
+    finalAuditAt: localDateTime(now, actor.timeZone),
     status: approve ? 'approved' : 'rejected',
   };
 }

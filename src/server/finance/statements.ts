@@ -170,7 +170,7 @@ export const writeOffLimits: HookRegistration = {
       return {
         ...data,
         hospital: s.hospital,
-        writtenOffOn: current?.data.writtenOffOn ?? today(kernel),
+        writtenOffOn: current?.data.writtenOffOn ?? (await today(kernel, tx, actor.orgId)),
       };
     },
     async afterWrite({ tx, kernel, actor, current }, row) {

@@ -12,6 +12,7 @@ import { refuseClosed } from './rules.js';
 import { moveSpecimens } from './specimens.js';
 import type { Caller } from '../kernel/identity/actor.js';
 import { handoversByIds, LINE, linesOf, lockHandovers, stamp, type Handover, type HandoverLine } from './store.js';
+import { zoneOf } from '../kernel/labConfig/timeZone.js';
 
 /** What the receiver found, beside their signature. */
 export interface Receipt {
@@ -175,7 +176,7 @@ export async function confirmHandovers(ctx: Kernel, request: FastifyRequest, c: 
         throw badRequest('handover.receiver.sameAsSender', { account: c.receiver.userAccount });
     }
     const plans = planReceipt(records, await linesOf(ctx.records, tx, actor.orgId, c.ids), c.receipt, locale);
-    const at = stamp(ctx.now());
+    const at = stamp(ctx.now(), zoneOf(ctx, actor));
     const confirmed: Handover[] = [];
     for (const plan of plans) {
       await writeLines(ctx, tx, plan, at, actor.id);

@@ -30,6 +30,7 @@ import {
   type HandoverLine,
 } from './store.js';
 import { slipTemplate, type SlipTemplate } from './template.js';
+import { zoneOf } from '../kernel/labConfig/timeZone.js';
 
 type Input = Record<string, unknown>;
 
@@ -118,7 +119,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
     const numbers = handovers.map((r) => String(r.data.handoverNo)).join(', ');
     const title = `${template.title ?? t('handover.slip.title', request.locale)} ${numbers}`;
     return renderPdf(slipPages(doc, set, template), {
-      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`,
+      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now(), zoneOf(ctx, actorOf(request)))}`,
       documentTitle: title.slice(0, 200),
     });
   };
@@ -321,7 +322,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
     const title = t('handover.slip.summaryTitle', request.locale);
     const pdf = await renderPdf([summaryPage(doc, set)], {
       landscape: true,
-      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now())}`,
+      printedAt: `${t('handover.slip.printedAt', request.locale)} ${stamp(ctx.now(), zoneOf(ctx, actorOf(request)))}`,
       documentTitle: title,
     });
     await appendLog(db, actor, {
@@ -331,7 +332,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
       after: { handovers: handovers.length },
       ip: request.ip,
     });
-    return sendFile(reply, pdf, 'pdf', `${title}_${stamp(ctx.now()).slice(0, 10)}`);
+    return sendFile(reply, pdf, 'pdf', `${title}_${stamp(ctx.now(), zoneOf(ctx, actorOf(request))).slice(0, 10)}`);
   });
 
   /** Spec 7.2 getExcel: the specimens of one handover, one row each. */
@@ -364,7 +365,12 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
       after: { handovers: handovers.length },
       ip: request.ip,
     });
-    return sendFile(reply, xlsx, 'xlsx', `${screen.title[request.locale]}_${stamp(ctx.now()).slice(0, 10)}`);
+    return sendFile(
+      reply,
+      xlsx,
+      'xlsx',
+      `${screen.title[request.locale]}_${stamp(ctx.now(), zoneOf(ctx, actorOf(request))).slice(0, 10)}`,
+    );
   });
 
   /** Spec 7.2 getImgs / getFiles: a specimen's images, or its other files, by barcode, with their content. */

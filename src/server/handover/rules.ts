@@ -8,6 +8,7 @@ import type { AnyStored } from '../kernel/resources/records.js';
 import { barcodeProblem, splitBarcodes } from './barcodes.js';
 import { moveSpecimens, refuseUnsendable } from './specimens.js';
 import { deleteLines, HANDOVER, isOpen, nextHandoverNo, openHolders, stamp, syncLines } from './store.js';
+import { zoneOf } from '../kernel/labConfig/timeZone.js';
 
 /** A received handover is the lab's record of custody: it stays as confirmed. */
 export function refuseClosed(record: AnyStored, locale: Locale): void {
@@ -70,13 +71,14 @@ export const handoverRules: HookRegistration = {
       const now = kernel.now();
       return {
         ...data,
-        handoverNo: data.handoverNo || (await nextHandoverNo(kernel.records, tx, actor.orgId, now)),
+        handoverNo:
+          data.handoverNo || (await nextHandoverNo(kernel.records, tx, actor.orgId, now, zoneOf(kernel, actor))),
         barcodes: barcodes.join('\n'),
         specimenCount: barcodes.length,
         status: current?.data.status ?? 'open',
         handedBy: data.handedBy || actor.userName,
         handedByAccount: current?.data.handedByAccount ?? actor.userAccount,
-        handedAt: data.handedAt || stamp(now),
+        handedAt: data.handedAt || stamp(now, zoneOf(kernel, actor)),
       };
     },
     async afterWrite({ tx, kernel, actor, locale, ip, current }, row) {

@@ -31,7 +31,8 @@ export function handoversByIds(records: RecordStore, db: Queryable, orgId: numbe
   return records.byIds(db, HANDOVER, orgId, ids);
 }
 
-export const stamp = localDateTime;
+/** A local time of the lab, in its zone (the acting user's lab's): handover times, slip and file dates. */
+export const stamp = (d: Date, timeZone: string | undefined) => localDateTime(d, timeZone);
 
 /** Of these barcodes, those on another open handover of the organisation, with that handover's number. */
 export async function openHolders(
@@ -142,7 +143,13 @@ export async function deleteLines(records: RecordStore, tx: Queryable, orgId: nu
 }
 
 /** The next number of the day, JJyyyyMMdd-0001 onwards (under the handover lock, so never issued twice). */
-export async function nextHandoverNo(records: RecordStore, tx: Queryable, orgId: number, now: Date): Promise<string> {
-  const prefix = `JJ${stamp(now).slice(0, 10).replaceAll('-', '')}-`;
+export async function nextHandoverNo(
+  records: RecordStore,
+  tx: Queryable,
+  orgId: number,
+  now: Date,
+  timeZone: string | undefined,
+): Promise<string> {
+  const prefix = `JJ${stamp(now, timeZone).slice(0, 10).replaceAll('-', '')}-`;
   return records.nextNumber(tx, HANDOVER, orgId, 'handoverNo', prefix);
 }

@@ -1,7 +1,6 @@
 import type { SusceptibilityResultRecord } from '../../shared/generated/resources.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { isEmpty, type RecordValues } from '../../shared/screens/predicate.js';
-import { localDateTime } from '../../shared/time.js';
 import type { Kernel } from '../kernel/context.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.js';
@@ -9,6 +8,7 @@ import type { Stored } from '../kernel/resources/store.js';
 import { labTable, type Table } from './guideline.js';
 import { interpret, type Method } from './interpretation.js';
 import { MICRO_MESSAGES, refused, say } from './messages.js';
+import { labNow } from '../kernel/labConfig/timeZone.js';
 
 /**
  * The breakpoint of a table for an organism, antibiotic and method: the organism's own row first
@@ -94,7 +94,7 @@ async function reread(ctx: WriteContext, data: RecordValues): Promise<RecordValu
     guideline: table.guideline,
     breakpointVersion: table.version,
     testedBy: newReading ? actor.userName : (before.testedBy as string),
-    testedAt: newReading ? localDateTime(kernel.now()) : (before.testedAt as string),
+    testedAt: newReading ? labNow(kernel, actor) : (before.testedAt as string),
   };
 }
 

@@ -9,6 +9,7 @@ import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.j
 import { QC_MESSAGES, say } from './messages.js';
 import { inRunOrder, Series, type Judgement, type Run } from './series.js';
 import { meanAndSd } from './westgard.js';
+import { labTimeZone } from '../kernel/labConfig/timeZone.js';
 
 /** Runs of a lot that establish its own target when the lot does not say how many. */
 export const DEFAULT_RUNS_FOR_TARGET = 20;
@@ -91,7 +92,7 @@ async function judgeLaterRuns(ctx: WriteContext, series: Series, run: Run, from?
 
 /** The accounts that may test the group's items today: whom a QC rejection of its item is pushed to. */
 async function testers(kernel: Kernel, db: Queryable, orgId: number, group: number): Promise<number[]> {
-  const today = localDateTime(kernel.now()).slice(0, 10);
+  const today = localDateTime(kernel.now(), await labTimeZone(db, orgId, kernel.config.timeZone)).slice(0, 10);
   const grants = await kernel.records.find(db, 'inspectionAuthority', orgId, { professionalGroup: [group] });
   const accounts = grants
     .filter((g) => g.data.canTest === true && (!g.data.validUntil || g.data.validUntil >= today))

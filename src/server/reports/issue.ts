@@ -11,6 +11,7 @@ import type { ReportRecordRecord } from '../../shared/generated/resources.js';
 import { reportPdf, type ReportContent } from './pdf.js';
 import { susceptibilitySection } from './susceptibility.js';
 import { reportLayout, type ReportLayout } from './layout.js';
+import { labTimeZone } from '../kernel/labConfig/timeZone.js';
 
 export const REPORT = 'reportRecord';
 export const PDF = 'pdf';
@@ -173,7 +174,8 @@ export async function specimenHeader(
 
 /** A new report's number (BG, the day, the day's next), or the number of the one it corrects, a version on. */
 export async function reportNumber(kernel: Kernel, tx: Queryable, orgId: number, before?: Record<string, unknown>) {
-  const now = localDateTime(kernel.now());
+  // The day of the number and the issue time are the lab's, whoever's audit issued the report.
+  const now = localDateTime(kernel.now(), await labTimeZone(tx, orgId, kernel.config.timeZone));
   const reportNo = before
     ? text(before.reportNo)
     : await kernel.records.nextNumber(tx, REPORT, orgId, 'reportNo', `BG${now.slice(0, 10).replaceAll('-', '')}`);

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { localDateTime } from '../../shared/time.js';
 import { appendLog } from '../kernel/audit/log.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
@@ -7,6 +6,7 @@ import { callerOf } from '../kernel/http/request.js';
 import { refuse } from '../kernel/resources/commands.js';
 import { sendPdf } from '../kernel/resources/routes.js';
 import { issueReport, PDF, REPORT } from './issue.js';
+import { labNow } from '../kernel/labConfig/timeZone.js';
 
 const NOT_INVALIDATED = {
   'zh-CN': '只有已作废且尚未更正的报告才能重新发布',
@@ -54,6 +54,6 @@ export async function reportRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.records.update(tx, REPORT, previous, { ...previous.data, replacedBy }, caller.actor.id);
       return next;
     });
-    return ok({ ...(await kernel.resources.get(caller, REPORT, id)), issuedAt: localDateTime(kernel.now()) });
+    return ok({ ...(await kernel.resources.get(caller, REPORT, id)), issuedAt: labNow(kernel, caller.actor) });
   });
 }

@@ -4,6 +4,7 @@ import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { RESULT_MESSAGES, refused } from './messages.js';
+import { labTimeZone, labToday } from '../kernel/labConfig/timeZone.js';
 
 export type Ability = 'canTest' | 'canReview' | 'canAudit';
 const WORD = { canTest: RESULT_MESSAGES.test, canReview: RESULT_MESSAGES.review, canAudit: RESULT_MESSAGES.audit };
@@ -20,7 +21,7 @@ export async function requireAuthority(
   ability: Ability,
   locale: Locale,
 ): Promise<void> {
-  const today = localDateTime(kernel.now()).slice(0, 10);
+  const today = labToday(kernel, actor);
   const grants = group
     ? await kernel.records.find(tx, 'inspectionAuthority', actor.orgId, {
         userAccount: [actor.userAccount],
@@ -39,7 +40,7 @@ export async function requireAuthority(
 
 /** The accounts that may test a group's items today: whom a critical value of the group is pushed to. */
 export async function groupMembers(kernel: Kernel, tx: Queryable, orgId: number, group: number): Promise<string[]> {
-  const today = localDateTime(kernel.now()).slice(0, 10);
+  const today = localDateTime(kernel.now(), await labTimeZone(tx, orgId, kernel.config.timeZone)).slice(0, 10);
   const grants = await kernel.records.find(tx, 'inspectionAuthority', orgId, { professionalGroup: [group] });
   return grants
     .filter((g) => g.data.canTest === true && (!g.data.validUntil || g.data.validUntil >= today))

@@ -1,6 +1,6 @@
 import { findForLogin } from '../kernel/identity/accounts.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
-import { localDateTime } from '../../shared/time.js';
+import { labNow } from '../kernel/labConfig/timeZone.js';
 
 const ALERT = {
   'zh-CN': { title: '标本拒收', message: (barcode: string, reason: string) => `标本 ${barcode} 被拒收：${reason}` },
@@ -36,7 +36,7 @@ export const specimenRejection: HookRegistration = {
           abnormalType: reasonId as number,
           handling: 'reject',
           foundBy: actor.userName,
-          notifiedAt: localDateTime(kernel.now()),
+          notifiedAt: labNow(kernel, actor),
         },
         actor.id,
       );

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { optionLabel } from '../../shared/screens/fields.js';
-import { localDateTime } from '../../shared/time.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
@@ -11,6 +10,7 @@ import { idList } from '../kernel/publicData/ids.js';
 import type { ApiRecord } from '../kernel/resources/records.js';
 import { specimenCharacterRoutes } from './characterCalls.js';
 import { barcodePng, labelsPdf, type LabelData } from '../kernel/print/labels.js';
+import { labToday } from '../kernel/labConfig/timeZone.js';
 
 const SPECIMEN = 'specimen';
 const MAX_LABELS = 500;
@@ -35,7 +35,7 @@ export async function specimenRoutes(app: FastifyInstance, kernel: Kernel) {
       TITLE[caller.locale],
     );
     await logLabelPrints(kernel, caller, SPECIMEN, specimens);
-    return sendPdf(reply, pdf, `${TITLE[caller.locale]}_${localDateTime(kernel.now()).slice(0, 10)}.pdf`);
+    return sendPdf(reply, pdf, `${TITLE[caller.locale]}_${labToday(kernel, caller.actor)}.pdf`);
   });
 
   /** One specimen's barcode as a PNG image (what the label prints), for a label printer's own software. */

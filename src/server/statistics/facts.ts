@@ -29,6 +29,8 @@ export interface FactQuery {
   by: Dimension;
   /** The lab's wall clock against UTC, in minutes, for days, weeks and months. */
   offsetMinutes: number;
+  /** The lab's time zone: where its months begin. */
+  timeZone: string;
   hospital?: number;
   group?: number;
   item?: number;
@@ -196,7 +198,7 @@ export async function turnaround(
 ): Promise<KeyedRow[]> {
   const sql = new Sql();
   const defaultTarget = sql.param(target.defaultMinutes);
-  const months = (await countedMonths(db, q)) ? wholeMonths(q.period) : undefined;
+  const months = (await countedMonths(db, q)) ? wholeMonths(q.period, q.timeZone) : undefined;
   const tests = [
     ...(months ? [monthCounts(sql, q, which, months)] : []),
     ...(months ? edgesOf(q.period, months) : [q.period]).map((period) => testRows(sql, q, which, period)),
@@ -236,8 +238,8 @@ function testRows(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, peri
 function monthCounts(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, months: Period): string {
   const sql = into.clauses();
   sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, `f.measure = ${sql.param(which)}`, 'f.n > 0');
-  if (months.from) sql.where.push(`f.month >= ${sql.param(localDate(months.from))}::date`);
-  if (months.to) sql.where.push(`f.month < ${sql.param(localDate(months.to))}::date`);
+  if (months.from) sql.where.push(`f.month >= ${sql.param(localDate(months.from, q.timeZone))}::date`);
+  if (months.to) sql.where.push(`f.month < ${sql.param(localDate(months.to, q.timeZone))}::date`);
   narrowed(sql, q);
   const key =
     q.by === 'month'

@@ -1,4 +1,5 @@
 import type { Locale } from '../../shared/i18n/messages.js';
+import { localDateTime, zonedInstant, zoneOffsetMinutes } from '../../shared/time.js';
 import { STAT_MESSAGES, say } from './messages.js';
 
 /** A half-open span of instants [from, to); either end may be open. */
@@ -9,23 +10,41 @@ export interface Period {
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 
-/** A local date or date-time as the screens send it; a date alone is its day's start (or, as an end, the next day's). */
-function instant(value: string, end: boolean, locale: Locale): Date {
+/**
+ * A local date or date-time of the lab (in its zone) as the screens send it; a date alone is its
+ * day's start (or, as an end, the next day's).
+ */
+function instant(value: string, end: boolean, locale: Locale, timeZone: string): Date {
   const m = DATE.exec(value.trim());
   if (!m) say(locale, STAT_MESSAGES.badDate, { value: value.slice(0, 40) });
   const [, y, mo, d, h, mi, s] = m.map(Number) as number[];
-  const at = new Date(y!, mo! - 1, d!, h || 0, mi || 0, s || 0);
-  if (Number.isNaN(at.getTime()) || at.getMonth() !== mo! - 1) say(locale, STAT_MESSAGES.badDate, { value });
-  if (end && m[4] === undefined) at.setDate(at.getDate() + 1);
-  else if (end) at.setSeconds(at.getSeconds() + 1);
-  return at;
+  const day = new Date(Date.UTC(y!, mo! - 1, d!, h || 0, mi || 0, s || 0));
+  if (Number.isNaN(day.getTime()) || day.getUTCMonth() !== mo! - 1) say(locale, STAT_MESSAGES.badDate, { value });
+  const dateOnly = m[4] === undefined;
+  return zonedInstant(
+    timeZone,
+    y!,
+    mo!,
+    d! + (end && dateOnly ? 1 : 0),
+    h || 0,
+    mi || 0,
+    (s || 0) + (end && !dateOnly ? 1 : 0),
+  );
 }
 
-/** The period a statistic's {key}From / {key}To filters give, in the server's local time (the lab's). */
-export function periodOf(query: Record<string, string | undefined>, key: string, locale: Locale): Period {
+/** The period a statistic's {key}From / {key}To filters give, read as the lab's local time in its zone. */
+export function periodOf(
+  query: Record<string, string | undefined>,
+  key: string,
+  locale: Locale,
+  timeZone: string,
+): Period {
   const from = query[`${key}From`];
   const to = query[`${key}To`];
-  return { from: from ? instant(from, false, locale) : undefined, to: to ? instant(to, true, locale) : undefined };
+  return {
+    from: from ? instant(from, false, locale, timeZone) : undefined,
+    to: to ? instant(to, true, locale, timeZone) : undefined,
+  };
 }
 
 export const INTERVALS = ['day', 'week', 'month'] as const;
@@ -35,7 +54,7 @@ const LABEL_FORMAT: Record<Interval, string> = { day: 'YYYY-MM-DD', week: 'YYYY-
 
 /**
  * SQL naming the lab's day, week (its Monday) or month of a time column: the instant shifted to the
- * lab's wall clock by a fixed offset (the server's time zone; no daylight saving in China), so the
+ * lab's wall clock by a fixed offset (its zone's now; no daylight saving in China), so the
  * answer does not depend on the database session's time zone.
  */
 export function periodSql(column: string, interval: Interval, offsetMinutes: number): string {
@@ -43,15 +62,21 @@ export function periodSql(column: string, interval: Interval, offsetMinutes: num
   return `to_char(date_trunc('${interval}', ${local}), '${LABEL_FORMAT[interval]}')`;
 }
 
-/** Minutes the lab's wall clock is ahead of UTC at that instant. */
-export const offsetAt = (at: Date) => -at.getTimezoneOffset();
+/** Minutes the lab's wall clock (its zone; the process's when none is given) is ahead of UTC at that instant. */
+export const offsetAt = (at: Date, timeZone?: string) =>
+  timeZone ? zoneOffsetMinutes(at, timeZone) : -at.getTimezoneOffset();
 
-const monthStart = (at: Date, add = 0) => new Date(at.getFullYear(), at.getMonth() + add, 1);
+/** The start of the lab's month of an instant, `add` months on. */
+function monthStart(at: Date, timeZone: string, add = 0): Date {
+  const [y, month] = localDateTime(at, timeZone).split('-').map(Number) as [number, number];
+  return zonedInstant(timeZone, y, month + add);
+}
 
 /** The whole months of the lab's calendar within a period (an open end stays open), if it has any. */
-export function wholeMonths(period: Period): Period | undefined {
-  const from = period.from && monthStart(period.from, period.from > monthStart(period.from) ? 1 : 0);
-  const to = period.to && monthStart(period.to);
+export function wholeMonths(period: Period, timeZone: string): Period | undefined {
+  const start = period.from && monthStart(period.from, timeZone);
+  const from = period.from && start && (period.from > start ? monthStart(period.from, timeZone, 1) : start);
+  const to = period.to && monthStart(period.to, timeZone);
   return from && to && from >= to ? undefined : { from, to };
 }
 
@@ -64,5 +89,4 @@ export function edgesOf(period: Period, months: Period): Period[] {
 }
 
 /** A day of the lab's calendar as SQL reads a date (YYYY-MM-DD). */
-export const localDate = (at: Date) =>
-  `${at.getFullYear()}-${String(at.getMonth() + 1).padStart(2, '0')}-${String(at.getDate()).padStart(2, '0')}`;
+export const localDate = (at: Date, timeZone: string) => localDateTime(at, timeZone).slice(0, 10);

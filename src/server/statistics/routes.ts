@@ -27,6 +27,7 @@ import { share } from './figures.js';
 import { page, sorted } from '../kernel/http/computedPage.js';
 import { offsetAt, periodOf } from './period.js';
 import { targetsOf } from './targets.js';
+import { zoneOf } from '../kernel/labConfig/timeZone.js';
 
 type Query = Record<string, string | undefined>;
 type Row = Record<string, unknown>;
@@ -34,6 +35,8 @@ interface Env {
   ctx: Kernel;
   orgId: number;
   locale: Locale;
+  /** The caller's lab's time zone: the periods asked are its local dates. */
+  timeZone: string;
   query: Query;
   /** The screen of a source resource, when the caller may read it (its figures are the caller's to see). */
   source(resource: string): ScreenSchema;
@@ -61,9 +64,10 @@ function factQuery(env: Env, periodKey: string, offered: readonly Dimension[], f
   const { query, locale } = env;
   return {
     orgId: env.orgId,
-    period: periodOf(query, periodKey, locale),
+    period: periodOf(query, periodKey, locale, env.timeZone),
     by: dimensionOf(query.by, offered, locale) ?? fallback,
-    offsetMinutes: offsetAt(env.ctx.now()),
+    offsetMinutes: offsetAt(env.ctx.now(), env.timeZone),
+    timeZone: env.timeZone,
     hospital: idOf(query.hospital, 'hospital', locale),
     group: idOf(query.professionalGroup, 'professionalGroup', locale),
     item: idOf(query.item, 'item', locale),
@@ -114,7 +118,7 @@ function tat(which: 'preAnalytical' | 'inLab', periodKey: string): (env: Env) =>
 /** Workload (domain: per person and period): the lifecycle steps each signed-in person ran. */
 async function workloadRows(env: Env): Promise<Row[]> {
   env.source('specimen');
-  const people = await workload(env.ctx.db, { orgId: env.orgId, period: periodOf(env.query, 'at', env.locale) });
+  const people = await workload(env.ctx.db, { orgId: env.orgId, period: periodOf(env.query, 'at', env.locale, env.timeZone) });
   const steps = Object.keys(WORK_STEPS) as WorkStep[];
   return people.map((p) => ({
     group: p.name,
@@ -157,7 +161,7 @@ async function sampleModification(env: Env): Promise<Row[]> {
 async function groupAnalysis(env: Env): Promise<Row[]> {
   env.source('specimen');
   const labs = (await managedOrganizations(env.ctx.db, env.orgId)).filter((o) => o.labType !== 'base');
-  const period = periodOf(env.query, 'at', env.locale);
+  const period = periodOf(env.query, 'at', env.locale, env.timeZone);
   const rows: Row[] = [];
   for (const lab of labs) {
     const s = await labSummary(env.ctx.db, lab.id, period);
@@ -238,6 +242,7 @@ async function figuresOf(ctx: Kernel, request: FastifyRequest<{ Params: { name: 
     ctx,
     orgId: actor.orgId,
     locale: request.locale,
+    timeZone: zoneOf(ctx, actor),
     query,
     source: (resource) => screenOf(ctx, request, resource, 'read').screen,
     async records(resource, params) {

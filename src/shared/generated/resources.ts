@@ -3035,6 +3035,10 @@ export interface OrganizationRecord {
    * A disabled organisation stays in the tree but takes no new work.
    */
   enabled?: boolean | null;
+  /**
+   * The lab's time zone (an IANA name such as Asia/Shanghai or America/Los_Angeles): the times the system records (tested, reviewed, report issued) and the day of daily numbers are its local time; until set, the server's zone.
+   */
+  timeZone?: string | null;
 }
 
 /**

@@ -20,7 +20,8 @@ export function fieldJsonSchema(field: FieldDef): Record<string, unknown> {
     ...(field.minimum !== undefined && { minimum: field.minimum }),
     ...(field.maximum !== undefined && { maximum: field.maximum }),
   };
-  const id = { type: 'integer', minimum: 1 };
+  // Record ids start at 1; a tree over organisations declares minimum 0, the base organisation's id.
+  const id = { type: 'integer', minimum: field.minimum ?? 1 };
   switch (field.type) {
     case 'text':
     case 'textarea':

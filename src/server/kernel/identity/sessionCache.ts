@@ -5,10 +5,12 @@ import { checkToken, hashToken, readSession, touchSession, type SessionCheck, ty
 export const SESSION_CHANNEL = 'lims_session';
 
 /**
- * A statement of this process that may end a session or change who it acts for. Touching last_used_at
+ * A statement of this process that may end a session or change who it acts for (or its lab's time
+ * zone, which a session carries: a lab's configuration is written rarely). Touching last_used_at
  * is left out: it is the cache's own bookkeeping, every few seconds of use.
  */
-const IDENTITY_WRITE = /^\s*(update|delete\s+from|insert\s+into)\s+(session_token|app_user|user_role|role)\b/i;
+const IDENTITY_WRITE =
+  /^\s*(update|delete\s+from|insert\s+into)\s+(session_token|app_user|user_role|role|custom_config)\b/i;
 const changesSessions = (sql: string) =>
   IDENTITY_WRITE.test(sql) && !/^\s*update\s+session_token\s+set\s+last_used_at\b/i.test(sql);
 

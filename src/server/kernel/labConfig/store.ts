@@ -1,6 +1,8 @@
 import type { Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
+import { SESSION_CHANNEL } from '../identity/sessionCache.js';
 import type { ConfigValue } from './kinds.js';
+import { TIME_ZONE_KEY } from './timeZone.js';
 
 export interface StoredConfig {
   value: ConfigValue;
@@ -32,5 +34,8 @@ export async function saveConfig(
      returning value, version, updated_at as "updatedAt"`,
     [orgId, key, JSON.stringify(value), userId],
   );
+  // Sessions carry their lab's time zone: every process forgets the sessions it remembers at commit
+  // (the session cache's channel), so the next stamp of any user of the lab is in the new zone.
+  if (key === TIME_ZONE_KEY) await db.query(`select pg_notify('${SESSION_CHANNEL}', 'all')`);
   return row!;
 }

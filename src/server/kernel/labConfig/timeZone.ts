@@ -1,4 +1,5 @@
-import { isTimeZone } from '../../../shared/time.js';
+import { isTimeZone, localDateTime } from '../../../shared/time.js';
+import { one, type Queryable } from '../db/database.js';
 import type { ConfigKind } from './kinds.js';
 
 /** The customConfig key of a lab's time zone: { zone: 'Asia/Shanghai' } (an IANA name). */
@@ -23,4 +24,37 @@ export function timeZoneKind(serverZone: string): ConfigKind {
       };
     },
   };
+}
+
+/** What the lab's clock needs of the kernel: the current instant and the server's default zone. */
+interface Clock {
+  now(): Date;
+  config: { timeZone: string };
+}
+
+/**
+ * The zone a capability writes a lab's local times in: the acting user's lab's (the sign-in reads it),
+ * else the server's default. Never the process's own zone, which a container may set to anything.
+ */
+export const zoneOf = (kernel: Clock, actor?: { timeZone?: string }): string =>
+  actor?.timeZone ?? kernel.config.timeZone;
+
+/** Now, as the lab's wall-clock text ("YYYY-MM-DD HH:mm:ss") in the actor's lab's zone. */
+export const labNow = (kernel: Clock, actor?: { timeZone?: string }): string =>
+  localDateTime(kernel.now(), zoneOf(kernel, actor));
+
+/** Today's date ("YYYY-MM-DD") in the actor's lab's zone. */
+export const labToday = (kernel: Clock, actor?: { timeZone?: string }): string => labNow(kernel, actor).slice(0, 10);
+
+/**
+ * A lab's zone where no user acts (timers, background jobs, a record written for another's request):
+ * its saved one, else the server's default.
+ */
+export async function labTimeZone(db: Queryable, orgId: number, serverZone: string): Promise<string> {
+  const row = await one<{ zone: string | null }>(
+    db,
+    `select value->>'zone' as zone from custom_config where org_id = $1 and config_key = '${TIME_ZONE_KEY}'`,
+    [orgId],
+  );
+  return row?.zone && isTimeZone(row.zone) ? row.zone : serverZone;
 }

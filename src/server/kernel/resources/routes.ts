@@ -5,8 +5,8 @@ import { ok } from '../http/envelope.js';
 import { callerOf } from '../http/request.js';
 import { idList } from '../publicData/ids.js';
 import { publicDataRoutes } from '../publicData/routes.js';
-import { localDateTime } from '../../../shared/time.js';
 import { printLabels } from './labels.js';
+import { labToday } from '../labConfig/timeZone.js';
 
 type Params = { resource: string; id: string };
 type Query = Record<string, string | undefined>;
@@ -101,7 +101,7 @@ export async function resourceRoutes(app: FastifyInstance, kernel: Kernel) {
       const caller = callerOf(request);
       const pdf = await printLabels(kernel, caller, request.params.resource, idList(request.query.ids));
       const title = kernel.screens.byResource(request.params.resource)?.title[caller.locale] ?? request.params.resource;
-      return sendPdf(reply, pdf, `${title}_${localDateTime(kernel.now()).slice(0, 10)}.pdf`);
+      return sendPdf(reply, pdf, `${title}_${labToday(kernel, caller.actor)}.pdf`);
     },
   );
 
