@@ -189,7 +189,7 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
         orgId: model.orgId,
         deployedBy: actor.id,
         specimenSteps: taskSteps(ctx).map((step) => step.name),
-      });
+      }, request.locale);
     } catch (e) {
       if (e instanceof ApiError) throw e;
       request.log.error(e);
