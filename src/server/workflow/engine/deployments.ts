@@ -31,7 +31,7 @@ export async function deployProcess(
 ): Promise<{ deploymentId: string; version: number; warnings: string[] }> {
   const definitions = await readModel(input.xml);
   const problems = await modelProblems(definitions, input.key, input.specimenSteps, locale);
-  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join('; ') });
+  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join(locale === 'zh-CN' ? '；' : '; ') });
   const warnings = [
     ...dialectNotes(definitions, input.key, locale),
     ...(await missingAssignees(db, input.orgId, definitions, input.key, locale)),

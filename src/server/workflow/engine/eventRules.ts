@@ -2,7 +2,7 @@ import { getDate, ISOInterval } from '@0dep/piso';
 import { checkExpression } from '../../../shared/expression/index.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import type { ModdleElement } from './validate.js';
-import { tell, typeName } from './problemMessages.js';
+import { expressionText, tell, typeName } from './problemMessages.js';
 
 /**
  * The events the engine runs, checked at deploy: where each event definition may stand, a timer's
@@ -50,7 +50,7 @@ export function timerProblem(def: TimerDef, locale: Locale = 'en-US', onStart = 
   if (text.includes('${')) {
     if (onStart) return tell('startTimerExpression', locale, { text });
     const problem = checkExpression(text);
-    return problem ? tell('timerExpression', locale, { kind, text, detail: problem }) : undefined;
+    return problem ? tell('timerExpression', locale, { kind, text, detail: expressionText(problem, locale) }) : undefined;
   }
   try {
     if (kind === 'timeDate') {

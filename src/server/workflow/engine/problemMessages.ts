@@ -10,8 +10,8 @@ type Message = Record<Locale, string>;
 export const PROBLEMS = {
   noProcess: { 'zh-CN': '没有 id 为“{key}”的流程', 'en-US': 'no process with id "{key}"' },
   notExecutable: {
-    'zh-CN': '流程标记为 isExecutable="false"（不用于运行）；标记为可执行后才能部署',
-    'en-US': 'the process is marked isExecutable="false" (not meant to run); mark it executable to deploy it',
+    'zh-CN': '流程标记为 isExecutable="false"（不用于运行），标记为可执行后才能部署',
+    'en-US': 'the process is marked isExecutable="false" (not meant to run), mark it executable to deploy it',
   },
   unsupported: { 'zh-CN': '引擎不支持{type}', 'en-US': '{type} is not supported by the engine' },
   definitionNotAllowed: {
@@ -23,9 +23,9 @@ export const PROBLEMS = {
     'en-US': 'event definitions on a {type} are not supported',
   },
   signalStart: {
-    'zh-CN': '引擎不运行信号开始事件：信号只送达已在运行、正在等待它的实例；请用消息或定时开始事件启动流程',
+    'zh-CN': '引擎不运行信号开始事件（信号只送达已在运行、正在等待它的实例），请用消息或定时开始事件启动流程',
     'en-US':
-      'a signal start event is not run by the engine: a signal reaches only running instances waiting for it; start the process by a message or a timer instead',
+      'a signal start event is not run by the engine (a signal reaches only running instances waiting for it), start the process by a message or a timer instead',
   },
   startInSubProcess: {
     'zh-CN': '子流程内的{definition}开始事件不运行：定时和消息开始事件只用于启动整个流程',
@@ -69,8 +69,8 @@ export const PROBLEMS = {
     'en-US': 'no error boundary event of a sub-process around it catches its error{code}',
   },
   conditionLanguage: {
-    'zh-CN': '条件使用“{language}”语言编写，引擎无法计算；请写成 ${...}',
-    'en-US': 'the condition is written in "{language}", which the engine does not evaluate; write it as ${...}',
+    'zh-CN': '条件使用“{language}”语言编写，引擎无法计算，请写成 ${...}',
+    'en-US': 'the condition is written in "{language}", which the engine does not evaluate, write it as ${...}',
   },
   conditionNotExpression: {
     'zh-CN': '条件 {text} 不是 ${...} 表达式，无法计算',
@@ -106,8 +106,8 @@ export const PROBLEMS = {
     'en-US': '{names} not run by this engine, left out',
   },
   missingAssignee: {
-    'zh-CN': '办理人“{account}”在本机构没有账号；它的任务将等待转办',
-    'en-US': 'the assignee "{account}" has no account here; its tasks wait until reassigned',
+    'zh-CN': '办理人“{account}”在本机构没有账号，它的任务将等待转办',
+    'en-US': 'the assignee "{account}" has no account here, its tasks wait until reassigned',
   },
 } satisfies Record<string, Message>;
 
@@ -136,6 +136,23 @@ const LINT_ZH: Record<string, string> = {
   'no-complex-gateway': '不支持复杂网关',
   'single-event-definition': '事件有多个事件定义',
 };
+
+/** The expression checker's reasons (shared/expression) in Chinese; the parser's own detail after "cannot parse" stays as it is. */
+const EXPRESSION_ZH: [RegExp, string][] = [
+  [/^"\$\{" is not closed by "\}"$/, '“${”没有对应的“}”'],
+  [/^the expression is empty$/, '表达式为空'],
+  [/^cannot parse: /, '无法解析：'],
+  [/^the expression nests deeper than (\d+) levels$/, '表达式嵌套超过 $1 层'],
+  [/^regular expressions are not allowed$/, '表达式中不允许使用正则表达式'],
+  [/^operator "(.+)" is not allowed$/, '表达式中不允许使用运算符“$1”'],
+  [/^"(.+)" is not allowed in an expression$/, '表达式中不允许使用“$1”'],
+];
+
+export function expressionText(problem: string, locale: Locale): string {
+  if (locale !== 'zh-CN') return problem;
+  const hit = EXPRESSION_ZH.find(([re]) => re.test(problem));
+  return hit ? problem.replace(hit[0], hit[1]) : problem;
+}
 
 export const lintText = (rule: string, message: string, locale: Locale) =>
   locale === 'zh-CN' ? (LINT_ZH[rule] ?? message) : message;

@@ -4,7 +4,7 @@ import { DESIGNER_EXPORTER, labRuleBreaks } from '../../../shared/workflow/labRu
 import { badRequest } from '../../kernel/http/envelope.js';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import { conditionProblem, eventProblems, uncaughtErrors } from './eventRules.js';
-import { elementLabel, EXPRESSION_LABELS, lintText, tell, typeName } from './problemMessages.js';
+import { elementLabel, EXPRESSION_LABELS, expressionText, lintText, tell, typeName } from './problemMessages.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for
@@ -221,7 +221,7 @@ function checkElement(el: ModdleElement, where: string, locale: Locale): string[
     const problem = text ? checkExpression(text) : undefined;
     if (problem)
       problems.push(
-        `${where}: ${tell('expression', locale, { label: EXPRESSION_LABELS[label][locale], text: JSON.stringify(text), detail: problem })}`,
+        `${where}: ${tell('expression', locale, { label: EXPRESSION_LABELS[label][locale], text: JSON.stringify(text), detail: expressionText(problem, locale) })}`,
       );
   };
   expr('name', el.name);
