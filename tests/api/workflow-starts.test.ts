@@ -16,14 +16,15 @@ let token: string | undefined;
 beforeAll(async () => {
   server = await startServer(ENV);
 }, 60_000);
-afterAll(async () => { if (server) console.log(server.output().split("\n").filter((l) => /timer|error/i.test(l)).slice(0, 10).join("\n")); await server?.dispose(); });
+afterAll(() => server?.dispose());
 
 const admin = async (locale = 'en-US') => {
   token ??= await tokenFor(server.url, 'admin', DEMO_PASSWORD);
   return api(server.url, token, locale);
 };
 
-const flow = (id: string, from: string, to: string) => `<sequenceFlow id="${id}" sourceRef="${from}" targetRef="${to}"/>`;
+const flow = (id: string, from: string, to: string) =>
+  `<sequenceFlow id="${id}" sourceRef="${from}" targetRef="${to}"/>`;
 const timer = (kind: string, text: string) => `<timerEventDefinition><${kind}>${text}</${kind}></timerEventDefinition>`;
 /** A process whose start event carries the given definition, then one task. */
 const startsWith = (key: string, definition: string, roots = '', task = 'Read slides') =>

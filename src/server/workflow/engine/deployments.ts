@@ -31,7 +31,8 @@ export async function deployProcess(
 ): Promise<{ deploymentId: string; version: number; warnings: string[] }> {
   const definitions = await readModel(input.xml);
   const problems = await modelProblems(definitions, input.key, input.specimenSteps, locale);
-  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join(locale === 'zh-CN' ? '；' : '; ') });
+  if (problems.length > 0)
+    throw badRequest('workflow.invalidModel', { detail: problems.join(locale === 'zh-CN' ? '；' : '; ') });
   const warnings = [
     ...dialectNotes(definitions, input.key, locale),
     ...(await missingAssignees(db, input.orgId, definitions, input.key, locale)),
@@ -51,7 +52,11 @@ export async function deployProcess(
       [deploymentId, input.modelId, input.key, input.name, version, input.xml, input.orgId, input.deployedBy],
     );
     // Timer and message start events wait from now on; the older version's stop waiting.
-    await armStartEvents(tx, { id: deploymentId, orgId: input.orgId, key: input.key }, startCatchesOf(definitions, input.key));
+    await armStartEvents(
+      tx,
+      { id: deploymentId, orgId: input.orgId, key: input.key },
+      startCatchesOf(definitions, input.key),
+    );
     return { deploymentId, version, warnings };
   });
 }

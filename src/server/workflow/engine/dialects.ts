@@ -99,7 +99,8 @@ export function literalAssignees(
   each(process, (el) => {
     if (el.$type !== 'bpmn:UserTask') return;
     const assignee = read(el) ?? standardPeople(el).assignee;
-    if (assignee && !assignee.includes('${')) found.push({ id: el.id ?? el.$type, name: el.name, assignee: assignee.trim() });
+    if (assignee && !assignee.includes('${'))
+      found.push({ id: el.id ?? el.$type, name: el.name, assignee: assignee.trim() });
   });
   return found;
 }

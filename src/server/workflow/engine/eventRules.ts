@@ -50,7 +50,9 @@ export function timerProblem(def: TimerDef, locale: Locale = 'en-US', onStart = 
   if (text.includes('${')) {
     if (onStart) return tell('startTimerExpression', locale, { text });
     const problem = checkExpression(text);
-    return problem ? tell('timerExpression', locale, { kind, text, detail: expressionText(problem, locale) }) : undefined;
+    return problem
+      ? tell('timerExpression', locale, { kind, text, detail: expressionText(problem, locale) })
+      : undefined;
   }
   try {
     if (kind === 'timeDate') {

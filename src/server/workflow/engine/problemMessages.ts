@@ -29,11 +29,13 @@ export const PROBLEMS = {
   },
   startInSubProcess: {
     'zh-CN': '子流程内的{definition}开始事件不运行：定时和消息开始事件只用于启动整个流程',
-    'en-US': 'a {definition} start event inside a sub-process is not run: timer and message start events start a whole process',
+    'en-US':
+      'a {definition} start event inside a sub-process is not run: timer and message start events start a whole process',
   },
   startTimerExpression: {
     'zh-CN': '定时开始事件的时间不能用表达式（{text}）：触发前还没有实例，也就没有变量',
-    'en-US': 'a timer start event cannot take its time from an expression ({text}): before it fires there is no instance, so no variables',
+    'en-US':
+      'a timer start event cannot take its time from an expression ({text}): before it fires there is no instance, so no variables',
   },
   timerOne: {
     'zh-CN': '定时器必须且只能有 timeDuration、timeDate、timeCycle 其中之一',

@@ -148,12 +148,10 @@ export async function modelProblems(
   const processes = (definitions.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
   if (!processes.some((p) => p.id === key)) found.push({ rank: 0, text: tell('noProcess', locale, { key }) });
   const main = processes.find((p) => p.id === key);
-  if (main?.isExecutable === false)
-    found.push({ rank: 0, text: `${label(main)}: ${tell('notExecutable', locale)}` });
+  if (main?.isExecutable === false) found.push({ rank: 0, text: `${label(main)}: ${tell('notExecutable', locale)}` });
   const designed = definitions.exporter === DESIGNER_EXPORTER;
   for (const p of processes) walk(p, found, designed, locale);
-  for (const p of processes)
-    found.push(...uncaughtErrors(p, label, locale).map((text): Ranked => ({ rank: 0, text })));
+  for (const p of processes) found.push(...uncaughtErrors(p, label, locale).map((text): Ranked => ({ rank: 0, text })));
   for (const p of processes)
     found.push(...stepProblems(p, specimenSteps, locale).map((text): Ranked => ({ rank: 1, text })));
   const byId = elementsById(definitions);
@@ -161,7 +159,10 @@ export async function modelProblems(
   for (const [rule, list] of Object.entries(reports))
     for (const r of list) {
       const el = r.id ? byId.get(r.id) : undefined;
-      found.push({ rank: 2, text: `${el ? label(el) : (r.id ?? '?')}: ${lintText(rule, r.message, locale)} (${rule})` });
+      found.push({
+        rank: 2,
+        text: `${el ? label(el) : (r.id ?? '?')}: ${lintText(rule, r.message, locale)} (${rule})`,
+      });
     }
   // A stable sort: within a rank, the model's order.
   return found.sort((a, b) => a.rank - b.rank).map((p) => p.text);
@@ -230,7 +231,8 @@ function checkElement(el: ModdleElement, where: string, locale: Locale): string[
     expr('formKey', attr(el, 'formKey'));
     expr('assignee', attr(el, 'assignee'));
   }
-  if (el.$type === 'bpmn:CallActivity' && !el.calledElement) problems.push(`${where}: ${tell('noCalledElement', locale)}`);
+  if (el.$type === 'bpmn:CallActivity' && !el.calledElement)
+    problems.push(`${where}: ${tell('noCalledElement', locale)}`);
   const loop = el.loopCharacteristics;
   if (loop) {
     expr('loopCardinality', loop.loopCardinality?.body?.trim());
