@@ -421,7 +421,7 @@ describe('task administration and models from other tools', () => {
     const deployed = await wf.tryDeploy(xml);
     expect(deployed.body.resultCode, deployed.body.resultMessage).toBe(200);
     expect((deployed.body.resultObject as { warnings: string[] }).warnings).toEqual([
-      'sign: the assignee "drbunsen" has no account here; its tasks wait until reassigned',
+      'sign (Sign): the assignee "drbunsen" has no account here, its tasks wait until reassigned',
     ]);
     const p = await wf.start('ev_nobody');
     const [sign] = (await wf.instance(p)).tasks;
@@ -494,10 +494,10 @@ describe('task administration and models from other tools', () => {
     expect(deployed.body.resultCode, deployed.body.resultMessage).toBe(200);
     expect((deployed.body.resultObject as { warnings: string[] }).warnings).toEqual([
       "start: camunda:initiator read as Activiti's",
-      "stain: camunda:assignee read as Activiti's",
-      'stain: camunda:asyncBefore not run by this engine, left out',
-      "read: potentialOwner read as Activiti's",
-      "report: camunda:assignee read as Activiti's",
+      "stain (Stain): camunda:assignee read as Activiti's",
+      'stain (Stain): camunda:asyncBefore not run by this engine, left out',
+      "read (Read): potentialOwner read as Activiti's",
+      "report (Report): camunda:assignee read as Activiti's",
     ]);
     const p = await wf.start('ev_camunda');
     expect((await wf.instance(p)).tasks).toMatchObject([{ name: 'Stain', assignee: 'kermit' }]);

@@ -171,9 +171,9 @@ describe('process models (spec 2.4, 7.5)', () => {
     const refused = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.resultMessage).toBe(
-      '流程模型校验失败：task: the user task has no form (formKey) (user-task-form); ' +
-        'task: the user task has no positions (candidateGroups) (user-task-groups); ' +
-        'gw: the conditional flows of the gateway are not ordered (flow order) (gateway-flow-order)',
+      '流程模型校验失败：task「初审」: 用户任务未设置表单(formKey) (user-task-form)；' +
+        'task「初审」: 用户任务未设置岗位(candidateGroups) (user-task-groups)；' +
+        'gw「结果」: 网关的连线未排序（无连线顺序设置） (gateway-flow-order)',
     );
     expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
 
@@ -204,7 +204,7 @@ describe('process models (spec 2.4, 7.5)', () => {
     const refused = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
     expect(refused.status).toBe(400);
     expect(refused.body.resultMessage).toBe(
-      '流程模型校验失败：ok: condition "${amount >}": cannot parse: Expected expression after > at character 8',
+      '流程模型校验失败：ok: 条件 "${amount >}"：无法解析：Expected expression after > at character 8',
     );
     expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
 
@@ -298,5 +298,68 @@ describe('public models: sync, distribute, import, confirm updates (code 20000)'
     expect((await (await as('onlyadmin')).post('/api/workflow/issueModel', { ids: pick.id, orgIds: '4' })).status).toBe(
       403,
     );
+  });
+});
+
+describe('deploy messages in the user’s language (issue 22)', () => {
+  /**
+   * A model from elsewhere with several problems of each kind: a transaction and a signal start the
+   * engine cannot run, a timer that is not ISO 8601, a condition in Groovy, a task that nothing reaches.
+   */
+  const troubled = `<?xml version="1.0" encoding="UTF-8"?>
+<definitions xmlns="http://www.omg.org/spec/BPMN/20100524/MODEL" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" targetNamespace="t">
+  <signal id="sig" name="batchReleased"/>
+  <process id="msg_lang" name="msg_lang" isExecutable="true">
+    <startEvent id="start" name="Order"/>
+    <startEvent id="onRelease" name="On release"><signalEventDefinition signalRef="sig"/></startEvent>
+    <transaction id="tx" name="Hold batch">
+      <startEvent id="txStart"/><endEvent id="txEnd"/>
+      <sequenceFlow id="t1" sourceRef="txStart" targetRef="txEnd"/>
+    </transaction>
+    <userTask id="review" name="Review"/>
+    <boundaryEvent id="late" name="Overdue" attachedToRef="review"><timerEventDefinition><timeDuration>2 hours</timeDuration></timerEventDefinition></boundaryEvent>
+    <exclusiveGateway id="gw"/>
+    <userTask id="orphan" name="Forgotten"/>
+    <endEvent id="end"/>
+    <sequenceFlow id="f1" sourceRef="start" targetRef="tx"/>
+    <sequenceFlow id="f2" sourceRef="onRelease" targetRef="tx"/>
+    <sequenceFlow id="f3" sourceRef="tx" targetRef="review"/>
+    <sequenceFlow id="f4" sourceRef="review" targetRef="gw"/>
+    <sequenceFlow id="f5" sourceRef="gw" targetRef="end"><conditionExpression xsi:type="tFormalExpression" language="groovy">ok == true</conditionExpression></sequenceFlow>
+    <sequenceFlow id="f6" sourceRef="late" targetRef="end"/>
+  </process>
+</definitions>`;
+
+  it('lists every problem with its element id and name, what the engine cannot run first, in Chinese by default and in English', async () => {
+    const created = await (await as('admin')).post<Model>('/api/workflow/model/insert', { key: 'msg_lang', name: 'x' });
+    const id = created.body.resultObject.id;
+    expect((await saveXml('admin', id, troubled)).status).toBe(200);
+    const deploy = (locale?: string) =>
+      api(server.url, tokens.get('admin'), locale).get(`/api/workflow/model/deploy?modelId=${id}`);
+
+    const zh = await deploy();
+    expect(zh.status).toBe(400);
+    const zhProblems = zh.body.resultMessage.replace('流程模型校验失败：', '').split('；');
+    expect(zhProblems).toEqual([
+      'onRelease「On release」: 引擎不运行信号开始事件（信号只送达已在运行、正在等待它的实例），请用消息或定时开始事件启动流程',
+      'tx「Hold batch」: 引擎不支持Transaction',
+      'late「Overdue」: timeDuration “2 hours”不是 ISO 8601 时长（如 PT2H）',
+      'f5: 条件使用“groovy”语言编写，引擎无法计算，请写成 ${...}',
+      'orphan「Forgotten」: 元素没有连线 (no-disconnected)',
+    ]);
+    expect(zh.body.resultMessage).not.toMatch(/not supported|is not an ISO/);
+
+    const en = await deploy('en-US');
+    expect(en.status).toBe(400);
+    const enProblems = en.body.resultMessage.replace('The process model is not valid: ', '').split('; ');
+    expect(enProblems).toEqual([
+      'onRelease (On release): a signal start event is not run by the engine (a signal reaches only running instances waiting for it), start the process by a message or a timer instead',
+      'tx (Hold batch): Transaction is not supported by the engine',
+      'late (Overdue): timeDuration "2 hours" is not an ISO 8601 duration (PT2H)',
+      'f5: the condition is written in "groovy", which the engine does not evaluate, write it as ${...}',
+      'orphan (Forgotten): Element is not connected (no-disconnected)',
+    ]);
+    // Nothing was deployed.
+    expect((await list('admin')).find((r) => r.id === id)?.deploymentId).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { conditionProblem, timerProblem } from '../../src/server/workflow/engine/eventRules';
 import { dialectNotes, standardPeople } from '../../src/server/workflow/engine/dialects';
+import { firstDue, nextDue } from '../../src/server/workflow/engine/startEvents';
 import { modelProblems, readModel, type ModdleElement } from '../../src/server/workflow/engine/validate';
 import { hasLayout, withLayout } from '../../src/web/workflow/designer/foreign';
 import { ACTIVITI_FIXTURES } from '../support/fixtures';
@@ -35,6 +36,36 @@ describe('timer texts', () => {
     expect(timerProblem({ $type: 'bpmn:TimerEventDefinition' })).toBe(
       'a timer needs exactly one of timeDuration, timeDate or timeCycle',
     );
+  });
+
+  it('says it in Chinese, and refuses an expression on a start event, which fires before any variable exists', () => {
+    expect(timerProblem(timer('timeDuration', '2 hours'), 'zh-CN')).toBe(
+      'timeDuration “2 hours”不是 ISO 8601 时长（如 PT2H）',
+    );
+    expect(timerProblem(timer('timeDuration', '${a >}'), 'zh-CN')).toMatch(/^timeDuration “\$\{a >\}”：无法解析：/);
+    expect(timerProblem(timer('timeCycle', '${every}'), 'en-US', true)).toBe(
+      'a timer start event cannot take its time from an expression (${every}): before it fires there is no instance, so no variables',
+    );
+    expect(timerProblem(timer('timeCycle', 'R/PT1H'), 'en-US', true)).toBeUndefined();
+  });
+});
+
+describe('start event timers', () => {
+  it('fire once for a date or duration, R3 three times, R for ever, one period apart', () => {
+    const armed = new Date('2026-01-01T00:00:00Z');
+    const first = firstDue('timeCycle', 'R3/PT1H', armed);
+    expect(first.toISOString()).toBe('2026-01-01T01:00:00.000Z');
+    expect(nextDue('timeCycle', 'R3/PT1H', first, 1, first)?.toISOString()).toBe('2026-01-01T02:00:00.000Z');
+    expect(nextDue('timeCycle', 'R3/PT1H', first, 3, first)).toBeNull();
+    expect(nextDue('timeCycle', 'R/PT1H', first, 500, first)?.toISOString()).toBe('2026-01-01T02:00:00.000Z');
+    expect(nextDue('timeDuration', 'PT1H', first, 1, first)).toBeNull();
+    expect(nextDue('timeDate', '2026-01-01T01:00:00Z', first, 1, first)).toBeNull();
+  });
+
+  it('skip the times missed while no server ran: the next is the first after now', () => {
+    const due = new Date('2026-01-01T01:00:00Z');
+    const now = new Date('2026-01-01T05:30:00Z');
+    expect(nextDue('timeCycle', 'R/PT1H', due, 1, now)?.toISOString()).toBe('2026-01-01T06:00:00.000Z');
   });
 });
 
@@ -92,6 +123,7 @@ describe('other dialects', () => {
       `<userTask id="t"><extensionElements><flowable:taskListener event="create" class="org.Foo"/></extensionElements></userTask>`,
     );
     expect(dialectNotes(defs, 'p')).toEqual(['t: flowable:taskListener not run by this engine']);
+    expect(dialectNotes(defs, 'p', 'zh-CN')).toEqual(['t: flowable:taskListener 本引擎不运行']);
   });
 });
 

@@ -269,8 +269,13 @@ describe("lab rules: the designer's live check and deploy agree (issue 4)", () =
     const designed = (await moddle.toXML(rootElement)).xml;
     expect(designed).toContain('exporter="LIMS designer"');
     expect(await modelProblems(await readModel(designed), 'ihc')).toEqual([
-      'stain: the user task has no positions (candidateGroups) (user-task-groups)',
-      'gw: the conditional flows of the gateway are not ordered (flow order) (gateway-flow-order)',
+      'stain (染色): the user task has no positions (candidateGroups) (user-task-groups)',
+      'gw (判读): the conditional flows of the gateway are not ordered (flow order) (gateway-flow-order)',
+    ]);
+    // In Chinese, in the designer's own words for the same rules.
+    expect(await modelProblems(await readModel(designed), 'ihc', [], 'zh-CN')).toEqual([
+      'stain「染色」: 用户任务未设置岗位(candidateGroups) (user-task-groups)',
+      'gw「判读」: 网关的连线未排序（无连线顺序设置） (gateway-flow-order)',
     ]);
 
     // Put right in the designer, the same diagram deploys and the live check is clean.

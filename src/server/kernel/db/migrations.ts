@@ -1037,3 +1037,21 @@ create trigger role_changed after update of code or delete on role
   for each statement execute function session_notice_all();
 `,
 });
+
+migrations.push({
+  version: 21,
+  name: 'workflow start events kept per deployment',
+  sql: `
+-- A start event with a timer or a message waits before any instance exists: its row names the
+-- deployment instead of an instance. A timer start's row is re-armed (due_at moved, fired counted)
+-- for a cycle and removed with its last firing; a redeploy or the model's deletion removes them.
+alter table workflow_catch add column deployment_id text references process_deployment(id) on delete cascade;
+alter table workflow_catch add column fired integer not null default 0;
+alter table workflow_catch drop constraint workflow_catch_pkey;
+alter table workflow_catch alter column instance_id drop not null;
+alter table workflow_catch add constraint workflow_catch_owner check (instance_id is not null or deployment_id is not null);
+create unique index workflow_catch_wait_key on workflow_catch (instance_id, execution_id) where instance_id is not null;
+create unique index workflow_catch_start_key on workflow_catch (deployment_id, element_id) where instance_id is null;
+create index workflow_catch_start_due_idx on workflow_catch (due_at) where instance_id is null and kind = 'timer';
+`,
+});

@@ -40,7 +40,7 @@ export async function reconcileCatches(tx: Queryable, instanceId: string, orgId:
     `insert into workflow_catch (instance_id, execution_id, org_id, element_id, kind, name, ref, fire_execution_id, due_at)
      select $1, e, $2, el, k, n, r, f, d::timestamptz
        from unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[]) as c(e, el, k, n, r, f, d)
-     on conflict (instance_id, execution_id) do update
+     on conflict (instance_id, execution_id) where instance_id is not null do update
        set due_at = excluded.due_at, fire_execution_id = excluded.fire_execution_id, name = excluded.name, ref = excluded.ref`,
     [
       instanceId,

@@ -4,6 +4,9 @@ import { one } from '../../kernel/db/database.js';
 import { badRequest } from '../../kernel/http/envelope.js';
 import { attr, modelProblems, readModel } from './validate.js';
 import { dialectNotes, literalAssignees } from './dialects.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
+import { elementLabel, tell } from './problemMessages.js';
+import { armStartEvents, startCatchesOf } from './startEvents.js';
 
 /**
  * Deploying a model: the diagram is checked (bpmnlint and our rules, validate.ts) and kept as an
@@ -24,13 +27,15 @@ export interface DeployInput {
 export async function deployProcess(
   db: Database,
   input: DeployInput,
+  locale: Locale = 'zh-CN',
 ): Promise<{ deploymentId: string; version: number; warnings: string[] }> {
   const definitions = await readModel(input.xml);
-  const problems = await modelProblems(definitions, input.key, input.specimenSteps);
-  if (problems.length > 0) throw badRequest('workflow.invalidModel', { detail: problems.join('; ') });
+  const problems = await modelProblems(definitions, input.key, input.specimenSteps, locale);
+  if (problems.length > 0)
+    throw badRequest('workflow.invalidModel', { detail: problems.join(locale === 'zh-CN' ? '；' : '; ') });
   const warnings = [
-    ...dialectNotes(definitions, input.key),
-    ...(await missingAssignees(db, input.orgId, definitions, input.key)),
+    ...dialectNotes(definitions, input.key, locale),
+    ...(await missingAssignees(db, input.orgId, definitions, input.key, locale)),
   ];
   return db.transaction(async (tx) => {
     // Two deploys of one key at once would otherwise both read the same max(version).
@@ -46,6 +51,12 @@ export async function deployProcess(
       'insert into process_deployment (id, model_id, key, name, version, xml, org_id, deployed_by) values ($1, $2, $3, $4, $5, $6, $7, $8)',
       [deploymentId, input.modelId, input.key, input.name, version, input.xml, input.orgId, input.deployedBy],
     );
+    // Timer and message start events wait from now on; the older version's stop waiting.
+    await armStartEvents(
+      tx,
+      { id: deploymentId, orgId: input.orgId, key: input.key },
+      startCatchesOf(definitions, input.key),
+    );
     return { deploymentId, version, warnings };
   });
 }
@@ -59,6 +70,7 @@ async function missingAssignees(
   orgId: number,
   definitions: Parameters<typeof dialectNotes>[0],
   key: string,
+  locale: Locale,
 ) {
   const named = literalAssignees(definitions, key, (el) => attr(el, 'assignee'));
   if (named.length === 0) return [];
@@ -72,7 +84,7 @@ async function missingAssignees(
   );
   return named
     .filter((n) => !known.has(n.assignee))
-    .map((n) => `${n.id}: the assignee "${n.assignee}" has no account here; its tasks wait until reassigned`);
+    .map((n) => `${elementLabel(n, locale)}: ${tell('missingAssignee', locale, { account: n.assignee })}`);
 }
 
 /** A deployment as instances refer to it; its XML is read only when a model is prepared or traced. */

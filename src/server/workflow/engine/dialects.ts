@@ -1,5 +1,7 @@
 import { splitList } from '../../../shared/workflow/labRules.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
 import type { ModdleElement } from './validate.js';
+import { elementLabel, tell } from './problemMessages.js';
 
 /**
  * Models drawn in other tools: Camunda's and Flowable's attributes and the standard potentialOwner /
@@ -56,12 +58,12 @@ function each(scope: ModdleElement, fn: (el: ModdleElement) => void) {
 }
 
 /** What was read from another dialect, and what was left out, element by element, for the deploy answer. */
-export function dialectNotes(definitions: ModdleElement, key: string): string[] {
+export function dialectNotes(definitions: ModdleElement, key: string, locale: Locale = 'en-US'): string[] {
   const process = (definitions.rootElements ?? []).find((p) => p.id === key);
   if (!process) return [];
   const notes: string[] = [];
   const visit = (el: ModdleElement) => {
-    const where = el.id ?? el.$type;
+    const where = elementLabel(el, locale);
     const read: string[] = [];
     const dropped: string[] = [];
     for (const name of Object.keys(el.$attrs ?? {})) {
@@ -71,14 +73,14 @@ export function dialectNotes(definitions: ModdleElement, key: string): string[] 
     }
     for (const r of (el.resources as Resource[] | undefined) ?? [])
       read.push(r.$type === 'bpmn:HumanPerformer' ? 'humanPerformer' : 'potentialOwner');
-    if (read.length) notes.push(`${where}: ${read.join(', ')} read as Activiti's`);
+    if (read.length) notes.push(`${where}: ${tell('dialectRead', locale, { names: read.join(', ') })}`);
     // Listeners name Java classes or expressions with effects of their own, which this engine does not run.
     const values = ((el.extensionElements as { values?: ModdleElement[] } | undefined)?.values ?? []).map(
       (v) => v.$type,
     );
     const listeners = [...new Set(values.filter((t) => /:(executionListener|taskListener)$/.test(t)))];
-    if (listeners.length) notes.push(`${where}: ${listeners.join(', ')} not run by this engine`);
-    if (dropped.length) notes.push(`${where}: ${dropped.join(', ')} not run by this engine, left out`);
+    if (listeners.length) notes.push(`${where}: ${tell('listenersNotRun', locale, { names: listeners.join(', ') })}`);
+    if (dropped.length) notes.push(`${where}: ${tell('attributesDropped', locale, { names: dropped.join(', ') })}`);
   };
   visit(process);
   each(process, visit);
@@ -92,12 +94,13 @@ export function literalAssignees(
   read: (el: ModdleElement) => string | undefined,
 ) {
   const process = (definitions.rootElements ?? []).find((p) => p.id === key);
-  const found: { id: string; assignee: string }[] = [];
+  const found: { id: string; name?: string; assignee: string }[] = [];
   if (!process) return found;
   each(process, (el) => {
     if (el.$type !== 'bpmn:UserTask') return;
     const assignee = read(el) ?? standardPeople(el).assignee;
-    if (assignee && !assignee.includes('${')) found.push({ id: el.id ?? el.$type, assignee: assignee.trim() });
+    if (assignee && !assignee.includes('${'))
+      found.push({ id: el.id ?? el.$type, name: el.name, assignee: assignee.trim() });
   });
   return found;
 }

@@ -19,13 +19,18 @@ export interface DeploymentRow {
   deployedAt: string;
   deployedBy: string | null;
   running: number;
+  /** Its start events that wait for a timer (with when it fires next) or a message; none once a newer version is deployed. */
+  starts: { elementId: string; kind: 'timer' | 'message'; name: string; dueAt: string | null; fired: number }[];
 }
 
 export function listDeployments(db: Queryable, orgId: number, key?: string): Promise<DeploymentRow[]> {
   return db.query<DeploymentRow>(
     `select d.id, d.key, d.name, d.version, d.org_id as "orgId", o.name as "orgName", m.category, d.deployed_at as "deployedAt",
             u.user_name as "deployedBy",
-            (select count(*)::int from process_instance i where i.deployment_id = d.id and i.status <> 'completed') as running
+            (select count(*)::int from process_instance i where i.deployment_id = d.id and i.status <> 'completed') as running,
+            coalesce((select json_agg(json_build_object('elementId', c.element_id, 'kind', c.kind, 'name', c.name,
+                                                        'dueAt', c.due_at, 'fired', c.fired) order by c.element_id)
+                        from workflow_catch c where c.instance_id is null and c.deployment_id = d.id), '[]'::json) as starts
        from process_deployment d
        left join organization o on o.id = d.org_id
        left join process_model m on m.id = d.model_id

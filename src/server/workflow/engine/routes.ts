@@ -91,7 +91,9 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
   /**
    * A message to the instances waiting for it (an intermediate message catch, an event-based gateway's
    * message branch), by its name or id; narrowed to one instance or business key (a specimen's barcode).
-   * A signal reaches every instance of the organisation waiting for it.
+   * Unless it names one instance, it also starts each deployed process whose message start event waits
+   * for it (with the business key and variables). A signal reaches every instance of the organisation
+   * waiting for it. The answer lists the instances reached and started.
    */
   for (const kind of ['message', 'signal'] as const)
     app.post<{

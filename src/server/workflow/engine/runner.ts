@@ -69,6 +69,8 @@ export interface StepResult {
   waits: Wait[];
   /** Elements the engine finished and sequence flows it took during this step, in order (history, the trace viewer's path). */
   passed: { elementId: string; event: 'end' | 'take' }[];
+  /** Signals thrown during this step (by name, and id in the model): the engine delivers them inside the instance, the caller to the others. */
+  signals: { name: string; ref: string }[];
 }
 
 export type Action = (
@@ -251,6 +253,11 @@ export async function runStep(
   const listener = new EventEmitter();
   listener.on('activity.end', (api: ApiLike) => passed.push({ elementId: api.id, event: 'end' }));
   listener.on('flow.take', (api: ApiLike) => passed.push({ elementId: api.id, event: 'take' }));
+  const signals: StepResult['signals'] = [];
+  listener.on('activity.signal', (api: ApiLike) => {
+    const signal = api.content.message as { id?: string; name?: string } | undefined;
+    if (api.content.state === 'throw' && signal?.id) signals.push({ name: signal.name ?? signal.id, ref: signal.id });
+  });
   const reached = listenForWaits(model, listener);
   const waiting = new Map<string, { signal(message?: object): void }>();
   listener.on('wait', (api: ApiLike & { signal(message?: object): void }) => waiting.set(api.executionId, api));
@@ -258,20 +265,20 @@ export async function runStep(
   if (errors.length === 0 && action) action(execution as unknown as Parameters<Action>[0], engine, waiting);
   if (errors.length > 0) throw new StepError(describe(errors[0]));
   if (engine.state === 'idle' || engine.state === 'stopped' || !execution.isRunning)
-    return { ended: true, state: null, waits: [], passed };
+    return { ended: true, state: null, waits: [], passed, signals };
   const state = (await engine.getState()) as { definitions: { source?: string }[] };
   for (const d of state.definitions) delete d.source;
   await engine.stop();
   // A new instance, or a saved one only recovered (no action), waits exactly where this run stopped; a
   // step of a saved one asks a fresh recovery of its new state, which also sees the waits from before
   // the step: what a restarted server finds.
-  if (!saved || !action) return { ended: false, state, waits: reached(), passed };
+  if (!saved || !action) return { ended: false, state, waits: reached(), passed, signals };
   const probe = new EventEmitter();
   const waits = listenForWaits(model, probe);
   const again = await load(model, state, options, probe, errors);
   await again.engine.stop();
   if (errors.length > 0) throw new StepError(describe(errors[0]));
-  return { ended: false, state, waits: waits(), passed };
+  return { ended: false, state, waits: waits(), passed, signals };
 }
 
 /** The executions that wait at the end of a run: every wait (a user task, a call) not left again in the same run. */

@@ -11,7 +11,16 @@ import { preparedModel, prepareModel, type PreparedModel } from './model.js';
 import { isRollback, rollbackTarget, type RollbackKind } from './rollback.js';
 import { runStep, signalWait, StepError, type Action, type Wait } from './runner.js';
 import * as store from './store.js';
-import { catchesInLine, dueTimers, reconcileCatches, stillDue, waitingFor, type CatchRow } from './catches.js';
+import {
+  catchesInLine,
+  catchesOf,
+  dueTimers,
+  reconcileCatches,
+  stillDue,
+  waitingFor,
+  type CatchRow,
+} from './catches.js';
+import { dueStartTimers, lockDueStart, messageStarts, rearm, type StartRow } from './startEvents.js';
 
 /**
  * Process instances as the lab uses them: start one, complete its user tasks, and let bpmn-engine
@@ -29,7 +38,19 @@ interface Step {
   tx: Queryable;
   /** Tasks created in this transaction, announced to their candidates once it commits. */
   created: store.TaskRow[];
+  /** Signals thrown in this transaction, carried to the organisation's other instances once it commits. */
+  signals: Thrown[];
 }
+
+/** A signal an instance threw: it reaches the other running instances of its organisation that wait for it. */
+interface Thrown {
+  orgId: number;
+  from: string;
+  name: string;
+}
+
+/** How far signals may set off further signals (a model whose catch throws again) before they stop. */
+const SIGNAL_DEPTH = 8;
 
 /** The task whose completion (or rollback) drives a step: the tasks it creates name it as their previous one. */
 interface From {
@@ -91,6 +112,7 @@ async function advance(
   const model = await modelOf(tx, instance.deploymentId);
   const result = await engineStep(tx, instance, model, action);
   const typeOf = (id: string) => model.elements.get(id)?.$type.replace('bpmn:', '');
+  step.signals.push(...result.signals.map((s) => ({ orgId: instance.orgId, from: instance.id, name: s.name })));
   await store.addPassed(
     tx,
     instance.id,
@@ -306,6 +328,27 @@ async function startInstance(
 }
 
 /**
+ * Starts an instance at a start event that waited for a timer or a message: the engine, started,
+ * waits there (as a catch of the new instance), and the action fires that catch at once.
+ */
+async function startAt(
+  step: Step,
+  deployment: DeploymentInfo,
+  input: { businessKey: string | null; variables: Record<string, unknown>; startedBy: number | null },
+  elementId: string,
+  fire: (c: CatchRow) => Action,
+  event: 'timer' | 'message',
+): Promise<string> {
+  const id = await startInstance(step, deployment, input);
+  const instance = (await store.lockInstance(step.tx, id))!;
+  await store.addHistory(step.tx, { instanceId: id, elementId, event, userId: input.startedBy });
+  const waiting = (await catchesOf(step.tx, id)).find((c) => c.elementId === elementId);
+  // A timer date already past does not wait: the engine went on at once.
+  if (waiting) await advance(step, instance, fire(waiting));
+  return id;
+}
+
+/**
  * Sends the instance back: the engine recovers the state saved when the target task was created
  * (bpmn-engine's own recover), every open task of the abandoned path is closed, and the target task
  * is open again. The task sent back is recorded as 'rollback', and the history names the target.
@@ -394,11 +437,29 @@ export class WorkflowEngine {
     private readonly formPages: FormPages,
   ) {}
 
-  private async inStep<T>(fn: (step: Step) => Promise<T>): Promise<T> {
+  private async inStep<T>(fn: (step: Step) => Promise<T>, depth = 0): Promise<T> {
     const created: store.TaskRow[] = [];
-    const value = await this.db.transaction((tx) => fn({ tx, created }));
+    const signals: Thrown[] = [];
+    const value = await this.db.transaction((tx) => fn({ tx, created, signals }));
     await this.announce(created);
+    if (signals.length > 0) await this.broadcast(signals, depth + 1);
     return value;
+  }
+
+  /**
+   * Signals thrown by a step, after its commit: each reaches the organisation's other running instances
+   * waiting for it (the thrower's own catches the engine reached inside the step), each in its own step.
+   */
+  private async broadcast(signals: Thrown[], depth: number) {
+    if (depth > SIGNAL_DEPTH) return;
+    for (const signal of signals) {
+      const rows = await waitingFor(this.db, signal.orgId, 'signal', signal.name, {});
+      const targets = [...new Set(rows.map((r) => r.instanceId))].filter((id) => id !== signal.from);
+      for (const id of targets)
+        await this.reach(null, signal.orgId, 'signal', signal.name, id, {}, depth).catch((e: unknown) =>
+          this.onTimerError?.({ instanceId: id, elementId: signal.name }, e),
+        );
+    }
   }
 
   /**
@@ -599,6 +660,7 @@ export class WorkflowEngine {
    */
   async fireDueTimers(limit = 100): Promise<number> {
     let fired = 0;
+    for (const start of await dueStartTimers(this.db, limit)) if (await this.fireStart(start)) fired++;
     const page = await dueTimers(this.db, limit);
     // A few instances at once: each step waits mostly on the database, and each holds only its own instance.
     const worker = async () => {
@@ -628,7 +690,7 @@ export class WorkflowEngine {
   }
 
   /** Where the poller reports a timer whose step failed (the routes log it). */
-  onTimerError?: (timer: CatchRow, error: unknown) => void;
+  onTimerError?: (timer: Pick<CatchRow, 'instanceId' | 'elementId'>, error: unknown) => void;
 
   /**
    * Delivers a message (to the instances waiting for it, narrowed to one instance or business key) or
@@ -646,35 +708,106 @@ export class WorkflowEngine {
       businessKey: input.businessKey,
     });
     const instances = [...new Set(rows.map((r) => r.instanceId))];
-    if (instances.length === 0)
+    // A message meant for one instance starts nothing; otherwise it also starts the processes whose start event waits for it.
+    const starts =
+      kind === 'message' && !input.processInstanceId ? await messageStarts(this.db, caller.orgId, name) : [];
+    if (instances.length === 0 && starts.length === 0)
       throw badRequest(kind === 'message' ? 'workflow.noMessageCatch' : 'workflow.noSignalCatch', { name });
     const reached: string[] = [];
-    for (const id of instances) {
-      const hit = await this.inStep(async (step) => {
-        const instance = await store.lockInstance(step.tx, id);
-        if (!instance || instance.status !== 'running') return false;
-        const [row] = await waitingFor(step.tx, caller.orgId, kind, name, { instanceId: id });
-        if (!row) return false;
-        instance.variables = { ...instance.variables, ...(input.variables ?? {}) };
-        await store.addHistory(step.tx, {
-          instanceId: id,
-          elementId: row.elementId,
-          event: kind,
-          userId: caller.id,
-          result: name,
-        });
+    for (const id of instances)
+      if (await this.reach(caller, caller.orgId, kind, name, id, input.variables ?? {})) reached.push(id);
+    for (const start of starts) reached.push(await this.startByMessage(caller, start, name, input));
+    return reached;
+  }
+
+  /** One instance reached by a message or signal, in its own step; false when it no longer waits for it. */
+  private async reach(
+    caller: Caller | null,
+    orgId: number,
+    kind: 'message' | 'signal',
+    name: string,
+    id: string,
+    variables: Record<string, unknown>,
+    depth = 0,
+  ): Promise<boolean> {
+    return this.inStep(async (step) => {
+      const instance = await store.lockInstance(step.tx, id);
+      if (!instance || instance.status !== 'running') return false;
+      const [row] = await waitingFor(step.tx, orgId, kind, name, { instanceId: id });
+      if (!row) return false;
+      instance.variables = { ...instance.variables, ...variables };
+      await store.addHistory(step.tx, {
+        instanceId: id,
+        elementId: row.elementId,
+        event: kind,
+        userId: caller?.id ?? null,
+        result: name,
+      });
+      if (caller)
         await appendLog(step.tx, caller, {
           resource: 'processInstance',
           recordId: id,
           action: kind,
-          after: { name, variables: input.variables ?? {} },
+          after: { name, variables },
         });
-        await advance(step, instance, (execution) => execution.signal({ id: row.ref ?? name }));
-        return true;
+      await advance(step, instance, (execution) => execution.signal({ id: row.ref ?? name }));
+      return true;
+    }, depth);
+  }
+
+  /** A message start event: a new instance of its deployment, started at that event with the message's variables. */
+  private async startByMessage(
+    caller: Caller,
+    start: StartRow,
+    name: string,
+    input: { businessKey?: string | null; variables?: Record<string, unknown> },
+  ): Promise<string> {
+    return this.inStep(async (step) => {
+      const deployment = await deploymentInfo(step.tx, start.deploymentId);
+      if (!deployment) throw badRequest('workflow.noMessageCatch', { name });
+      const id = await startAt(
+        step,
+        deployment,
+        { businessKey: input.businessKey ?? null, variables: input.variables ?? {}, startedBy: caller.id },
+        start.elementId,
+        (c) => (execution) => execution.signal({ id: c.ref ?? name }),
+        'message',
+      );
+      await appendLog(step.tx, caller, {
+        resource: 'processInstance',
+        recordId: id,
+        action: 'start',
+        after: { key: deployment.key, version: deployment.version, message: name },
       });
-      if (hit) reached.push(id);
-    }
-    return reached;
+      return id;
+    });
+  }
+
+  /**
+   * A due timer start event: a new instance of its deployment, started at that event; the row is
+   * re-armed for a cycle or removed, in the same transaction, so one process alone starts it.
+   */
+  private async fireStart(due: StartRow): Promise<boolean> {
+    return this.inStep(async (step) => {
+      const [row] = await lockDueStart(step.tx, due);
+      if (!row) return false;
+      const deployment = await deploymentInfo(step.tx, row.deploymentId);
+      if (deployment)
+        await startAt(
+          step,
+          deployment,
+          { businessKey: null, variables: {}, startedBy: null },
+          row.elementId,
+          (c) => (execution) =>
+            execution.cancelActivity({ id: c.elementId, executionId: c.fireExecutionId ?? undefined }),
+          'timer',
+        );
+      await rearm(step.tx, row);
+      return true;
+    }).catch((e: unknown) => {
+      this.onTimerError?.({ instanceId: `start of ${due.deploymentId}`, elementId: due.elementId }, e);
+      return false;
+    });
   }
 
   /**

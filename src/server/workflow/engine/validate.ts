@@ -1,8 +1,10 @@
 import { createRequire } from 'node:module';
 import { checkExpression } from '../../../shared/expression/index.js';
-import { DESIGNER_EXPORTER, labRuleBreaks, type LabRule } from '../../../shared/workflow/labRules.js';
+import { DESIGNER_EXPORTER, labRuleBreaks } from '../../../shared/workflow/labRules.js';
 import { badRequest } from '../../kernel/http/envelope.js';
+import type { Locale } from '../../../shared/i18n/messages.js';
 import { conditionProblem, eventProblems, uncaughtErrors } from './eventRules.js';
+import { elementLabel, EXPRESSION_LABELS, expressionText, lintText, tell, typeName } from './problemMessages.js';
 
 /**
  * What a model must satisfy before it is deployed: the structural rules of bpmnlint that hold for
@@ -127,8 +129,11 @@ function linkFlows(scope: ModdleElement): void {
   }
 }
 
-/** Every problem of the model, each as "element: what is wrong"; empty when it may be deployed. */
 /**
+ * Every problem of the model, each as "element: what is wrong" in the caller's language, the element
+ * named by id and name; empty when it may be deployed. What the engine cannot run comes first, then
+ * what a step would fail on (expressions, specimen steps, the lab's rules), the drawing's structural
+ * problems (bpmnlint) last: all of them, none left out.
  * @param specimenSteps the specimen transitions a task may perform (lims:specimenStep); a task naming
  *   another would fail at every completion, so the model is refused at deploy instead.
  */
@@ -136,81 +141,106 @@ export async function modelProblems(
   definitions: ModdleElement,
   key: string,
   specimenSteps: readonly string[] = [],
+  locale: Locale = 'en-US',
 ): Promise<string[]> {
-  const problems: string[] = [];
+  const found: Ranked[] = [];
+  const label = (el: ModdleElement) => elementLabel(el, locale);
   const processes = (definitions.rootElements ?? []).filter((e) => e.$type === 'bpmn:Process');
-  if (!processes.some((p) => p.id === key)) problems.push(`no process with id "${key}"`);
+  if (!processes.some((p) => p.id === key)) found.push({ rank: 0, text: tell('noProcess', locale, { key }) });
   const main = processes.find((p) => p.id === key);
-  if (main?.isExecutable === false)
-    problems.push(
-      `${key}: the process is marked isExecutable="false" (not meant to run); mark it executable to deploy it`,
-    );
+  if (main?.isExecutable === false) found.push({ rank: 0, text: `${label(main)}: ${tell('notExecutable', locale)}` });
   const designed = definitions.exporter === DESIGNER_EXPORTER;
-  for (const p of processes) walk(p, problems, designed);
-  for (const p of processes) problems.push(...uncaughtErrors(p, (el) => el.id ?? el.$type));
-  for (const p of processes) problems.push(...stepProblems(p, specimenSteps));
-  // What the engine cannot run comes first; the drawing's structural problems after it.
+  for (const p of processes) walk(p, found, designed, locale);
+  for (const p of processes) found.push(...uncaughtErrors(p, label, locale).map((text): Ranked => ({ rank: 0, text })));
+  for (const p of processes)
+    found.push(...stepProblems(p, specimenSteps, locale).map((text): Ranked => ({ rank: 1, text })));
+  const byId = elementsById(definitions);
   const reports = await newLinter().lint(definitions);
   for (const [rule, list] of Object.entries(reports))
-    for (const r of list) problems.push(`${r.id ?? '?'}: ${r.message} (${rule})`);
-  return problems;
+    for (const r of list) {
+      const el = r.id ? byId.get(r.id) : undefined;
+      found.push({
+        rank: 2,
+        text: `${el ? label(el) : (r.id ?? '?')}: ${lintText(rule, r.message, locale)} (${rule})`,
+      });
+    }
+  // A stable sort: within a rank, the model's order.
+  return found.sort((a, b) => a.rank - b.rank).map((p) => p.text);
 }
 
-/** The lab rules in the words of the deploy message; the designer shows the same rules in the lab's words. */
-const LAB_RULE_TEXT: Record<LabRule, string> = {
-  'user-task-form': 'the user task has no form (formKey)',
-  'user-task-groups': 'the user task has no positions (candidateGroups)',
-  'gateway-flow-order': 'the conditional flows of the gateway are not ordered (flow order)',
-};
+/** A problem and how much it explains: 0 the engine cannot run it, 1 a step would fail, 2 the drawing's structure. */
+interface Ranked {
+  rank: 0 | 1 | 2;
+  text: string;
+}
 
-function walk(scope: ModdleElement, problems: string[], designed: boolean): void {
+function elementsById(definitions: ModdleElement): Map<string, ModdleElement> {
+  const map = new Map<string, ModdleElement>();
+  const visit = (el: ModdleElement) => {
+    if (el.id) map.set(el.id, el);
+    for (const child of el.flowElements ?? []) visit(child);
+  };
+  for (const root of definitions.rootElements ?? []) visit(root);
+  return map;
+}
+
+function walk(scope: ModdleElement, found: Ranked[], designed: boolean, locale: Locale): void {
+  const nested = scope.$type !== 'bpmn:Process';
   for (const el of scope.flowElements ?? []) {
-    const where = el.id ?? el.$type;
-    if (!SUPPORTED.has(el.$type))
-      problems.push(`${where}: ${el.$type.replace('bpmn:', '')} is not supported by the engine`);
-    problems.push(...eventProblems(el, where));
-    if (el.$type === 'bpmn:SequenceFlow') {
-      const problem = conditionProblem(el, where);
-      if (problem) problems.push(problem);
-    }
-    checkElement(el, where, problems);
+    const where = elementLabel(el, locale);
+    const add = (rank: Ranked['rank'], texts: (string | undefined)[]) =>
+      found.push(...texts.filter((t): t is string => t !== undefined).map((text) => ({ rank, text })));
+    if (!SUPPORTED.has(el.$type)) add(0, [`${where}: ${tell('unsupported', locale, { type: typeName(el.$type) })}`]);
+    add(0, eventProblems(el, where, locale, nested));
+    if (el.$type === 'bpmn:SequenceFlow') add(0, [conditionProblem(el, where, locale)]);
+    add(1, checkElement(el, where, locale));
     if (designed)
-      for (const rule of labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name)))
-        problems.push(`${where}: ${LAB_RULE_TEXT[rule]} (${rule})`);
-    if (el.flowElements) walk(el, problems, designed);
+      add(
+        1,
+        labRuleBreaks(el, (node, name) => attr(node as ModdleElement, name)).map(
+          (rule) => `${where}: ${tell(rule, locale)} (${rule})`,
+        ),
+      );
+    if (el.flowElements) walk(el, found, designed, locale);
   }
 }
 
-function stepProblems(scope: ModdleElement, steps: readonly string[]): string[] {
+function stepProblems(scope: ModdleElement, steps: readonly string[], locale: Locale): string[] {
   return (scope.flowElements ?? []).flatMap((el) => {
     const step = attr(el, 'specimenStep');
     const own =
       step !== undefined && !steps.includes(step)
-        ? [`${el.id ?? el.$type}: "${step}" is not a specimen step a task may take (${steps.join(', ')})`]
+        ? [`${elementLabel(el, locale)}: ${tell('unknownStep', locale, { step, steps: steps.join(', ') })}`]
         : [];
-    return el.$type === 'bpmn:SubProcess' ? [...own, ...stepProblems(el, steps)] : own;
+    return el.$type === 'bpmn:SubProcess' ? [...own, ...stepProblems(el, steps, locale)] : own;
   });
 }
 
-function checkElement(el: ModdleElement, where: string, problems: string[]): void {
-  const expr = (label: string, text: string | undefined) => {
+function checkElement(el: ModdleElement, where: string, locale: Locale): string[] {
+  const problems: string[] = [];
+  const expr = (label: keyof typeof EXPRESSION_LABELS, text: string | undefined) => {
     const problem = text ? checkExpression(text) : undefined;
-    if (problem) problems.push(`${where}: ${label} ${JSON.stringify(text)}: ${problem}`);
+    if (problem)
+      problems.push(
+        `${where}: ${tell('expression', locale, { label: EXPRESSION_LABELS[label][locale], text: JSON.stringify(text), detail: expressionText(problem, locale) })}`,
+      );
   };
   expr('name', el.name);
   if (el.$type === 'bpmn:UserTask') {
     // A task without candidates is legal (Activiti's own tests have many): the organisation's admins handle it.
-    expr('form key', attr(el, 'formKey'));
+    expr('formKey', attr(el, 'formKey'));
     expr('assignee', attr(el, 'assignee'));
   }
   if (el.$type === 'bpmn:CallActivity' && !el.calledElement)
-    problems.push(`${where}: the call activity names no calledElement`);
+    problems.push(`${where}: ${tell('noCalledElement', locale)}`);
   const loop = el.loopCharacteristics;
   if (loop) {
-    expr('loop cardinality', loop.loopCardinality?.body?.trim());
-    expr('completion condition', loop.completionCondition?.body?.trim());
+    expr('loopCardinality', loop.loopCardinality?.body?.trim());
+    expr('completionCondition', loop.completionCondition?.body?.trim());
   }
   if (el.$type === 'bpmn:SequenceFlow' && el.conditionExpression)
     expr('condition', el.conditionExpression.body?.trim() || undefined);
-  if (el.default?.conditionExpression) problems.push(`${el.default.id}: a default flow must not carry a condition`);
+  if (el.default?.conditionExpression)
+    problems.push(`${elementLabel(el.default, locale)}: ${tell('defaultWithCondition', locale)}`);
+  return problems;
 }

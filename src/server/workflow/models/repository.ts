@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
 import { BASE_ORG_ID } from '../../../shared/access/can.js';
+import { disarmModel } from '../engine/startEvents.js';
 
 /**
  * Process model rows (spec 3): what the model list shows and the designer saves. syncFlag 0 own model,
@@ -134,6 +135,8 @@ export async function flagCopies(db: Queryable, source: ProcessModel): Promise<v
 }
 
 export async function deleteModel(db: Queryable, id: string): Promise<void> {
+  // Its deployments' timer and message start events start nothing any more.
+  await disarmModel(db, id);
   await db.query('update process_model set source_id = null where source_id = $1', [id]);
   await db.query('delete from process_model where id = $1', [id]);
 }

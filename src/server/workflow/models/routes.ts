@@ -181,15 +181,19 @@ export async function processModelRoutes(app: FastifyInstance, ctx: Kernel) {
     const { processIds } = await checkBpmnXml(xml);
     let deployed: { deploymentId: string; version: number };
     try {
-      deployed = await deployProcess(db, {
-        modelId: model.id,
-        key: processIds[0]!,
-        name: model.name,
-        xml,
-        orgId: model.orgId,
-        deployedBy: actor.id,
-        specimenSteps: taskSteps(ctx).map((step) => step.name),
-      });
+      deployed = await deployProcess(
+        db,
+        {
+          modelId: model.id,
+          key: processIds[0]!,
+          name: model.name,
+          xml,
+          orgId: model.orgId,
+          deployedBy: actor.id,
+          specimenSteps: taskSteps(ctx).map((step) => step.name),
+        },
+        request.locale,
+      );
     } catch (e) {
       if (e instanceof ApiError) throw e;
       request.log.error(e);
