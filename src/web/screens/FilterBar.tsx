@@ -61,8 +61,13 @@ function ReferenceFilter({
   const [choices, setChoices] = useState<{ value: number; label: string }[]>([]);
   // Titles of every record offered so far: a chosen one keeps its title when a new search leaves it out.
   const [known] = useState(() => new Map<number, string>());
+  // Records are asked for when the list opens, or to title a value a link set: a page that only shows
+  // the filter asks nothing (its user may not even read the referenced records).
+  const [opened, setOpened] = useState(false);
+  const ids = typeof value === 'string' && value ? value.split(',').map(Number) : [];
+  const wanted = opened || ids.length > 0;
   useEffect(() => {
-    if (!target) return;
+    if (!target || !wanted) return;
     let current = true;
     const timer = setTimeout(() => {
       dataProvider.options(target.resource, target.labelField ?? 'name', search).then(
@@ -77,8 +82,7 @@ function ReferenceFilter({
       current = false;
       clearTimeout(timer);
     };
-  }, [target, search, known]);
-  const ids = typeof value === 'string' && value ? value.split(',').map(Number) : [];
+  }, [target, search, known, wanted]);
   const options = [
     ...ids
       .filter((id) => !choices.some((c) => c.value === id))
@@ -93,6 +97,7 @@ function ReferenceFilter({
       allowClear
       maxTagCount="responsive"
       showSearch={{ filterOption: false, onSearch: setSearch }}
+      onOpenChange={(open) => open && setOpened(true)}
       options={options}
       onChange={(v: number[]) => onChange?.(v.length > 0 ? v.join(',') : undefined)}
       style={{ width: 200 }}
