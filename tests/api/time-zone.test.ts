@@ -13,13 +13,15 @@ import { startInProcess } from '../support/in-process';
  * timeZone, default LIMS_TIME_ZONE, else the server's) in which its stamps and its log are shown; a
  * datetime sent with an offset is taken as that instant, in the lab's local time.
  */
+/** The server process's own zone, twelve hours behind UTC. */
+const SERVER_ZONE = 'Etc/GMT+12';
 let server: TestServer;
 let admin: ReturnType<typeof api>;
 let other: ReturnType<typeof api>;
 beforeAll(async () => {
   // The server process runs twelve hours behind UTC, the labs' default is UTC, and the lab below sets
   // Kiritimati (fourteen hours ahead): a time written in the wrong zone is a day or more off.
-  server = await startServer({ LIMS_TIME_ZONE: 'UTC', TZ: 'Etc/GMT+12' });
+  server = await startServer({ LIMS_TIME_ZONE: 'UTC', TZ: SERVER_ZONE });
   admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
   other = api(server.url, await tokenFor(server.url, 'lab2admin', DEMO_PASSWORD));
 });
@@ -204,6 +206,24 @@ describe("what the lab's capabilities write, in the lab's zone", () => {
     );
     const days = new Set(lines.body.resultObject.records.map((l) => String(l.serviceDate).slice(0, 10)));
     expect([...days]).toEqual([localDateTime(before, LAB_ZONE).slice(0, 10)]);
+  });
+
+  it("keeps a QC run measured now on the lab's day, whatever instant the analyser sends", async () => {
+    const plan = (await admin.get<Page>('/api/resources/qcPlan?size=1')).body.resultObject.records[0]!;
+    const now = new Date();
+    const run = await editor.post<Rec>('/api/resources/qcResult', {
+      plan: plan.id,
+      runAt: now.toISOString(),
+      runNo: 'TZ-1',
+      value: 5,
+      operator: '王检验',
+    });
+    expect(run.body.resultCode, run.body.resultMessage).toBe(200);
+    expect(run.body.resultObject.runAt).toBe(
+      localDateTime(new Date(Math.floor(now.getTime() / 1000) * 1000), LAB_ZONE),
+    );
+    // Its day is the lab's, a day or more from the server process's own.
+    expect(String(run.body.resultObject.runAt).slice(0, 10)).not.toBe(localDateTime(now, SERVER_ZONE).slice(0, 10));
   });
 
   it("numbers a serial print by the lab's day", async () => {

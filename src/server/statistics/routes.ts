@@ -118,7 +118,10 @@ function tat(which: 'preAnalytical' | 'inLab', periodKey: string): (env: Env) =>
 /** Workload (domain: per person and period): the lifecycle steps each signed-in person ran. */
 async function workloadRows(env: Env): Promise<Row[]> {
   env.source('specimen');
-  const people = await workload(env.ctx.db, { orgId: env.orgId, period: periodOf(env.query, 'at', env.locale, env.timeZone) });
+  const people = await workload(env.ctx.db, {
+    orgId: env.orgId,
+    period: periodOf(env.query, 'at', env.locale, env.timeZone),
+  });
   const steps = Object.keys(WORK_STEPS) as WorkStep[];
   return people.map((p) => ({
     group: p.name,
