@@ -55,11 +55,20 @@ export function wholeMonths(period: Period): Period | undefined {
   return from && to && from >= to ? undefined : { from, to };
 }
 
-/** What a period holds beyond its whole months: the days before the first and after the last. */
-export function edgesOf(period: Period, months: Period): Period[] {
+const dayStart = (at: Date, add = 0) => new Date(at.getFullYear(), at.getMonth(), at.getDate() + add);
+
+/** The whole days of the lab's calendar within a period (an open end stays open), if it has any. */
+export function wholeDays(period: Period): Period | undefined {
+  const from = period.from && dayStart(period.from, period.from > dayStart(period.from) ? 1 : 0);
+  const to = period.to && dayStart(period.to);
+  return from && to && from >= to ? undefined : { from, to };
+}
+
+/** What a period holds beyond its whole months (or days): the days before the first and after the last. */
+export function edgesOf(period: Period, whole: Period): Period[] {
   const edges: Period[] = [];
-  if (period.from && months.from && period.from < months.from) edges.push({ from: period.from, to: months.from });
-  if (period.to && months.to && months.to < period.to) edges.push({ from: months.to, to: period.to });
+  if (period.from && whole.from && period.from < whole.from) edges.push({ from: period.from, to: whole.from });
+  if (period.to && whole.to && whole.to < period.to) edges.push({ from: whole.to, to: period.to });
   return edges;
 }
 
