@@ -1078,11 +1078,13 @@ create function stat_span_delta(source text) returns text language sql immutable
 $fn$;
 
 -- Every span the change touches exists before it is locked (empty if new): a concurrent first count of
--- the same span waits here for the other to commit, and then finds it.
+-- the same span waits here for the other to commit, and then finds it. In key order, as the locks
+-- below, so that two writers never wait on each other crosswise.
 create function stat_span_ensure(source text) returns text language sql immutable as $fn$
   select format($q$
     insert into stat_turnaround_span (org_id, measure, span, start, item_id, minutes, upto)
     select distinct org_id, measure, span, start, item_id, '{}'::int[], '{}'::int[] from (%s) d
+     order by 1, 2, 3, 4, 5
     on conflict do nothing$q$, stat_span_delta(source))
 $fn$;
 
