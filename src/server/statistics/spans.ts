@@ -46,7 +46,8 @@ export function spanTurnaround(sql: Sql, ask: SpanAsk): string {
     all([from && `${monday} >= ${from}::date`, to && `${monday} + 7 <= ${to}::date`]);
   const key = `to_char(${ask.by === 'day' ? 's.start' : week}, 'YYYY-MM-DD')`;
   const dayRows = `s.item_id = ${item ?? 0}`;
-  // Read as kept: each day (by day), each whole week of all items (by week). Merged first: the rest.
+  // Read as kept: each day (by day), each whole week of all items (by week). The days of weeks the
+  // period cuts, and an item's days by week, are merged from their day rows.
   const kept =
     ask.by === 'day'
       ? `select ${key} as key, s.minutes, s.upto from ${spans('day', dayRows, inDays)}`

@@ -1151,6 +1151,8 @@ create or replace function stat_set_clock(offset_m integer) returns void languag
 begin
   if (select offset_minutes from stat_clock) is not distinct from offset_m then return; end if;
   update stat_clock set offset_minutes = offset_m;
+  -- Every test counted again at once: sorted and grouped in memory rather than in temporary files.
+  perform set_config('work_mem', '256MB', true);
   delete from stat_turnaround_month;
   delete from stat_turnaround_span;
   execute stat_turnaround_upsert('select *, 1 as sign from stat_specimen_item') using offset_m;
@@ -1165,6 +1167,7 @@ declare
   offset_m integer := (select offset_minutes from stat_clock);
 begin
   if offset_m is null then return; end if;
+  perform set_config('work_mem', '256MB', true);
   execute stat_span_ensure('select *, 1 as sign from stat_specimen_item') using offset_m;
   execute stat_span_merge('select *, 1 as sign from stat_specimen_item') using offset_m;
 end
