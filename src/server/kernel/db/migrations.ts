@@ -1089,7 +1089,9 @@ create function stat_span_ensure(source text) returns text language sql immutabl
 $fn$;
 
 -- The touched spans, locked (so their latest counts are read: two writers never add to the same old
--- counts), merged with the change and written back sorted.
+-- counts), merged with the change and written back sorted. Every touched span has rows in \`counted\`
+-- (the change has some for it), so each is written back, emptied if none of its tests is left; the
+-- write is an upsert by key, never a join that a misjudged size could make quadratic.
 create function stat_span_merge(source text) returns text language sql immutable as $fn$
   select format($q$
     with delta as (%s),
@@ -1108,17 +1110,16 @@ create function stat_span_merge(source text) returns text language sql immutable
                     from unnest(l.minutes, l.upto) with ordinality v(minutes, upto, o)) u
               union all
               select org_id, measure, span, start, item_id, minutes, n from delta) x
-       group by 1, 2, 3, 4, 5, 6
-      having sum(n) > 0),
-    rebuilt as (
-      select org_id, measure, span, start, item_id, array_agg(minutes order by minutes) as minutes,
-             array_agg(upto order by minutes) as upto
-        from (select *, (sum(n) over (partition by org_id, measure, span, start, item_id order by minutes))::int as upto
-                from counted) c
-       group by 1, 2, 3, 4, 5)
-    update stat_turnaround_span t set minutes = coalesce(r.minutes, '{}'), upto = coalesce(r.upto, '{}')
-      from locked l left join rebuilt r using (org_id, measure, span, start, item_id)
-     where (t.org_id, t.measure, t.span, t.start, t.item_id) = (l.org_id, l.measure, l.span, l.start, l.item_id)$q$,
+       group by 1, 2, 3, 4, 5, 6),
+    running as (
+      select *, (sum(n) over (partition by org_id, measure, span, start, item_id order by minutes))::int as upto
+        from counted)
+    insert into stat_turnaround_span as t (org_id, measure, span, start, item_id, minutes, upto)
+    select org_id, measure, span, start, item_id,
+           coalesce(array_agg(minutes order by minutes) filter (where n > 0), '{}'),
+           coalesce(array_agg(upto order by minutes) filter (where n > 0), '{}')
+      from running group by 1, 2, 3, 4, 5
+    on conflict (org_id, measure, span, start, item_id) do update set minutes = excluded.minutes, upto = excluded.upto$q$,
     stat_span_delta(source))
 $fn$;
 
