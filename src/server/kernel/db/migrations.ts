@@ -1184,6 +1184,9 @@ $fn$;
 update stat_specimen s set groups = g.groups
   from (select org_id, specimen_id, array_agg(distinct group_id) as groups from stat_specimen_item group by 1, 2) g
  where g.org_id = s.org_id and g.specimen_id = s.specimen_id;
+-- Every specimen written anew: the table rewritten compact, or volume scans would read its old
+-- versions too until autovacuum's space is reused.
+cluster stat_specimen using stat_specimen_pkey;
 
 -- Tests added or removed (per statement: a bulk load is one write) and a test's group changed.
 create function stat_groups_changed() returns trigger language plpgsql as $fn$
