@@ -2,7 +2,21 @@ import type { Locale } from '../../shared/i18n/messages.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { ResourceName } from '../kernel/resources/store.js';
 import { STAT_MESSAGES, say } from './messages.js';
-import { INTERVALS, edgesOf, localDate, periodSql, wholeMonths, type Interval, type Period } from './period.js';
+import { percentilesOf } from './percentiles.js';
+import {
+  INTERVALS,
+  edgesOf,
+  localDate,
+  periodSql,
+  wholeDays,
+  wholeMonths,
+  type Interval,
+  type Period,
+} from './period.js';
+import { spanTurnaround } from './spans.js';
+import { Sql } from './sql.js';
+
+export { percentilesOf };
 
 /**
  * The statistics' SQL over the fact tables of migration 15 (stat_specimen, stat_specimen_item,
@@ -57,29 +71,6 @@ export function idOf(value: string | undefined, label: string, locale: Locale): 
 
 const isInterval = (d: Dimension): d is Interval => (INTERVALS as readonly string[]).includes(d);
 
-/** Clauses and parameters of a query, built together so that the numbering of $n stays right. */
-class Sql {
-  readonly where: string[] = [];
-  constructor(readonly values: unknown[] = []) {}
-  /** Clauses of a part of the same statement (a subquery): their own conditions, the statement's $n. */
-  clauses(): Sql {
-    return new Sql(this.values);
-  }
-  param(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-  /** The column within the period (half-open), and present. */
-  within(column: string, period: Period) {
-    this.where.push(`${column} is not null`);
-    if (period.from) this.where.push(`${column} >= ${this.param(period.from)}::timestamptz`);
-    if (period.to) this.where.push(`${column} < ${this.param(period.to)}::timestamptz`);
-  }
-  clause(): string {
-    return this.where.length > 0 ? `where ${this.where.join(' and ')}` : '';
-  }
-}
-
 /** One aggregated row: its key (an id, or a period's label) and figures. */
 export type KeyedRow = { key: number | string | null } & Record<string, unknown>;
 
@@ -91,6 +82,7 @@ export type KeyedRow = { key: number | string | null } & Record<string, unknown>
  * count received specimens.
  */
 export async function specimenVolume(db: Queryable, q: FactQuery): Promise<{ rows: KeyedRow[]; total: number }> {
+  if (q.item === undefined && q.by === 'group') return groupVolume(db, q);
   const perTest = q.by === 'group' || q.by === 'test';
   const sql = new Sql();
   sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, 'not f.cancelled');
@@ -127,6 +119,7 @@ export async function specimenVolume(db: Queryable, q: FactQuery): Promise<{ row
       : `select ${key} as key, count(*)::int as count from ${from} ${unnest} ${sql.clause()} group by 1`,
     sql.values,
   );
+  if (perTest && q.item === undefined) return { rows, total: (await groupVolume(db, q)).total };
   const [total] = await db.query<{ n: number }>(
     perTest
       ? `select count(*)::int as n from (select distinct f.specimen_id from ${from} ${sql.clause()}) x`
@@ -134,6 +127,29 @@ export async function specimenVolume(db: Queryable, q: FactQuery): Promise<{ row
     sql.values,
   );
   return { rows, total: total?.n ?? 0 };
+}
+
+/**
+ * Specimen volume per professional group (a specimen once in each group it has tests of) and the
+ * specimens with tests (of the group asked), from the groups each specimen keeps (migration 22): one
+ * index range of specimens, none of their tests made distinct. Each specimen's first group counts it
+ * in the total.
+ */
+async function groupVolume(db: Queryable, q: FactQuery): Promise<{ rows: KeyedRow[]; total: number }> {
+  const sql = new Sql();
+  sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, 'not f.cancelled');
+  sql.within('f.registered_at', q.period);
+  if (q.hospital !== undefined) sql.where.push(`f.hospital_id = ${sql.param(q.hospital)}`);
+  if (q.group !== undefined) sql.where.push(`g.key = ${sql.param(q.group)}`);
+  const counted = await db.query<KeyedRow & { count: number; firsts: number }>(
+    `select g.key, count(*)::int as count, count(*) filter (where g.o = 1)::int as firsts
+       from stat_specimen f cross join lateral unnest(f.groups) with ordinality g(key, o)
+      ${sql.clause()} group by g.key`,
+    sql.values,
+  );
+  // Narrowed to a group, each specimen counted is in that group once.
+  const total = counted.reduce((n, r) => n + (q.group === undefined ? r.firsts : r.count), 0);
+  return { rows: counted.map(({ firsts: _firsts, ...row }) => row), total };
 }
 
 /** The two turnarounds of domain "Specimen lifecycle", each between two of the specimen's event times. */
@@ -146,36 +162,6 @@ export const TURNAROUNDS = {
 
 /** An item's own turnaround hours (inspection item tatHours), in minutes, where it has some. */
 const ITEM_TARGETS = 'stat_item_target';
-
-/**
- * The figures of a turnaround from the tests it counts (a select of key, minutes, target and n, the
- * number of tests of that minute): per key the count, median and 90th percentile, longest and how many
- * within target. The percentiles are read off
- * a histogram (tests per key and minute) at the 0-based ranks floor and ceil of p × (n − 1) on the
- * running count, and interpolated between them: the values percentile_cont gives.
- */
-export function percentilesOf(tests: string): string {
-  const at = (p: number, bound: 'floor' | 'ceil') => `min(minutes) filter (where upto > ${bound}(${p} * (total - 1)))`;
-  const interpolated = (p: number, name: string) =>
-    `(${name}lo + (${p} * (total - 1) - floor(${p} * (total - 1))) * (${name}hi - ${name}lo))::float8`;
-  return `with tests as (${tests}),
-     histogram as (
-       select key, minutes, sum(n) as n, coalesce(sum(n) filter (where minutes <= target), 0) as within,
-              min(target) as low, max(target) as high
-         from tests group by key, minutes),
-     running as (
-       select *, sum(n) over (partition by key order by minutes) as upto, sum(n) over (partition by key) as total
-         from histogram),
-     ranks as (
-       select key, total, ${at(0.5, 'floor')} as m50lo, ${at(0.5, 'ceil')} as m50hi,
-              ${at(0.9, 'floor')} as m90lo, ${at(0.9, 'ceil')} as m90hi,
-              max(minutes) as longest, sum(within)::int as within, min(low) as low, max(high) as high
-         from running group by key, total)
-     select key, total::int as count, ${interpolated(0.5, 'm50')} as "medianMinutes",
-            ${interpolated(0.9, 'm90')} as "p90Minutes", longest::float8 as "maxMinutes", within as "withinTarget",
-            case when low = high then low::float8 end as "targetMinutes"
-       from ranks`;
-}
 
 /** Whole minutes between two times, a minute begun counting as one. */
 export const wholeMinutes = (from: string, to: string) => `stat_minutes(${from}, ${to})`;
@@ -198,18 +184,44 @@ export async function turnaround(
 ): Promise<KeyedRow[]> {
   const sql = new Sql();
   const defaultTarget = sql.param(target.defaultMinutes);
-  const months = (await countedMonths(db, q)) ? wholeMonths(q.period, q.timeZone) : undefined;
+  const targetOf = (item: string) =>
+    target.itemTargets
+      ? {
+          join: `left join ${ITEM_TARGETS} t on t.id = ${item}`,
+          value: `coalesce(t.minutes, ${defaultTarget}::numeric)`,
+        }
+      : { join: '', value: `${defaultTarget}::numeric` };
+  const counted = await clockCounted(db, q);
+  const days = counted && spansServe(q) ? wholeDays(q.period, q.timeZone) : undefined;
+  if (days && (q.by === 'day' || q.by === 'week')) {
+    const edges = edgesOf(q.period, days).map((period) => testRows(sql, q, which, period));
+    const statement = spanTurnaround(sql, {
+      orgId: q.orgId,
+      measure: which,
+      by: q.by,
+      item: q.item,
+      days,
+      timeZone: q.timeZone,
+      edges: edges.join(' union all '),
+      target: targetOf,
+    });
+    return db.query<KeyedRow>(statement, sql.values);
+  }
+  const months = counted && q.by !== 'day' && q.by !== 'week' ? wholeMonths(q.period, q.timeZone) : undefined;
   const tests = [
     ...(months ? [monthCounts(sql, q, which, months)] : []),
     ...(months ? edgesOf(q.period, months) : [q.period]).map((period) => testRows(sql, q, which, period)),
   ];
-  const targetSql = target.itemTargets ? `coalesce(t.minutes, ${defaultTarget}::numeric)` : `${defaultTarget}::numeric`;
-  const join = target.itemTargets ? `left join ${ITEM_TARGETS} t on t.id = f.item_id` : '';
+  const { join, value } = targetOf('f.item_id');
   return db.query<KeyedRow>(
-    percentilesOf(`select f.key, f.minutes, ${targetSql} as target, f.n from (${tests.join(' union all ')}) f ${join}`),
+    percentilesOf(`select f.key, f.minutes, ${value} as target, f.n from (${tests.join(' union all ')}) f ${join}`),
     sql.values,
   );
 }
+
+/** Days and weeks are kept for all tests and per item, not per hospital or group (narrowed, they are counted). */
+const spansServe = (q: FactQuery) =>
+  (q.by === 'day' || q.by === 'week') && q.hospital === undefined && q.group === undefined;
 
 /** The narrowing of a figure to a hospital, group or test, on a table aliased f. */
 function narrowed(sql: Sql, q: FactQuery) {
@@ -250,9 +262,8 @@ function monthCounts(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, m
   return `select ${key} as key, f.item_id, f.minutes, f.n from stat_turnaround_month f ${sql.clause()}`;
 }
 
-/** Whether the month counts are kept with the clock this figure is asked with (not before a server set it). */
-async function countedMonths(db: Queryable, q: FactQuery): Promise<boolean> {
-  if (q.by === 'day' || q.by === 'week') return false;
+/** Whether the month, day and week counts are kept with the clock this figure is asked with (not before a server set it). */
+async function clockCounted(db: Queryable, q: FactQuery): Promise<boolean> {
   const [clock] = await db.query<{ offset: number | null }>('select offset_minutes as offset from stat_clock');
   return clock?.offset === q.offsetMinutes;
 }

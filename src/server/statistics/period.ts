@@ -80,11 +80,24 @@ export function wholeMonths(period: Period, timeZone: string): Period | undefine
   return from && to && from >= to ? undefined : { from, to };
 }
 
-/** What a period holds beyond its whole months: the days before the first and after the last. */
-export function edgesOf(period: Period, months: Period): Period[] {
+/** The start of the lab's day of an instant, `add` days on. */
+function dayStart(at: Date, timeZone: string, add = 0): Date {
+  const [y, month, d] = localDateTime(at, timeZone).slice(0, 10).split('-').map(Number) as [number, number, number];
+  return zonedInstant(timeZone, y, month, d + add);
+}
+
+/** The whole days of the lab's calendar within a period (an open end stays open), if it has any. */
+export function wholeDays(period: Period, timeZone: string): Period | undefined {
+  const from = period.from && dayStart(period.from, timeZone, period.from > dayStart(period.from, timeZone) ? 1 : 0);
+  const to = period.to && dayStart(period.to, timeZone);
+  return from && to && from >= to ? undefined : { from, to };
+}
+
+/** What a period holds beyond its whole months (or days): the days before the first and after the last. */
+export function edgesOf(period: Period, whole: Period): Period[] {
   const edges: Period[] = [];
-  if (period.from && months.from && period.from < months.from) edges.push({ from: period.from, to: months.from });
-  if (period.to && months.to && months.to < period.to) edges.push({ from: months.to, to: period.to });
+  if (period.from && whole.from && period.from < whole.from) edges.push({ from: period.from, to: whole.from });
+  if (period.to && whole.to && whole.to < period.to) edges.push({ from: whole.to, to: period.to });
   return edges;
 }
 

@@ -1055,3 +1055,193 @@ create unique index workflow_catch_start_key on workflow_catch (deployment_id, e
 create index workflow_catch_start_due_idx on workflow_catch (due_at) where instance_id is null and kind = 'timer';
 `,
 });
+
+migrations.push({
+  version: 22,
+  name: 'turnaround of lab days and weeks kept sorted; covering indexes with the cancelled mark',
+  sql: `
+-- A year's turnaround by day or week needs each day's (week's) median and 90th percentile: sorting a
+-- year of tests on every call takes seconds. Each lab day and week keeps its tests' whole minutes as a
+-- sorted histogram: the distinct minutes in order and, beside each, how many tests took that long or
+-- less. A percentile is then a binary search (width_bucket) in one row, and "within a target" the
+-- count at the target. Rows per day and item give the share within each item's own target; rows of
+-- item 0 are the day's (week's) tests of all items. Days and weeks are the lab's, of the clock in
+-- stat_clock, as the month counts of migration 16 are.
+create table stat_turnaround_span (
+  org_id integer not null,
+  measure text not null,
+  span text not null check (span in ('day', 'week')),
+  start date not null,
+  item_id integer not null,
+  minutes integer[] not null,
+  upto integer[] not null,
+  primary key (org_id, measure, span, start, item_id)
+);
+
+-- The counts that rows of stat_specimen_item (\`source\`, with a sign as in migration 16) add to each
+-- span: per span and whole minute, tests of both turnarounds whose two times are known, not cancelled.
+create function stat_span_delta(source text) returns text language sql immutable as $fn$
+  select format($q$
+    select f.org_id, m.measure, s.span, s.start, s.item_id, stat_minutes(m.start_at, m.end_at) as minutes,
+           sum(f.sign)::int as n
+      from (%s) f
+      cross join lateral (values ('preAnalytical', f.collected_at, f.received_at),
+                                 ('inLab', f.received_at, f.reported_at)) m(measure, start_at, end_at)
+      cross join lateral (select (m.end_at at time zone 'UTC') + make_interval(mins => $1) as local_end) l
+      cross join lateral (values ('day', l.local_end::date, f.item_id), ('day', l.local_end::date, 0),
+                                 ('week', date_trunc('week', l.local_end)::date, 0)) s(span, start, item_id)
+     where not f.cancelled and m.start_at is not null and m.end_at is not null
+     group by 1, 2, 3, 4, 5, 6
+    having sum(f.sign) <> 0$q$, source)
+$fn$;
+
+-- Every span the change touches exists before it is locked (empty if new): a concurrent first count of
+-- the same span waits here for the other to commit, and then finds it. In key order, as the locks
+-- below, so that two writers never wait on each other crosswise.
+create function stat_span_ensure(source text) returns text language sql immutable as $fn$
+  select format($q$
+    insert into stat_turnaround_span (org_id, measure, span, start, item_id, minutes, upto)
+    select distinct org_id, measure, span, start, item_id, '{}'::int[], '{}'::int[] from (%s) d
+     order by 1, 2, 3, 4, 5
+    on conflict do nothing$q$, stat_span_delta(source))
+$fn$;
+
+-- The touched spans, locked (so their latest counts are read: two writers never add to the same old
+-- counts), merged with the change and written back sorted. Every touched span has rows in \`counted\`
+-- (the change has some for it), so each is written back, emptied if none of its tests is left; the
+-- write is an upsert by key, never a join that a misjudged size could make quadratic.
+create function stat_span_merge(source text) returns text language sql immutable as $fn$
+  select format($q$
+    with delta as (%s),
+    locked as (
+      select t.* from stat_turnaround_span t
+       where (t.org_id, t.measure, t.span, t.start, t.item_id) in
+             (select org_id, measure, span, start, item_id from delta)
+       order by t.org_id, t.measure, t.span, t.start, t.item_id
+         for update),
+    counted as (
+      select org_id, measure, span, start, item_id, minutes, sum(n) as n
+        from (select l.org_id, l.measure, l.span, l.start, l.item_id, u.minutes, u.n
+                from locked l
+                cross join lateral (
+                  select v.minutes, v.upto - coalesce(lag(v.upto) over (order by v.o), 0) as n
+                    from unnest(l.minutes, l.upto) with ordinality v(minutes, upto, o)) u
+              union all
+              select org_id, measure, span, start, item_id, minutes, n from delta) x
+       group by 1, 2, 3, 4, 5, 6),
+    running as (
+      select *, (sum(n) over (partition by org_id, measure, span, start, item_id order by minutes))::int as upto
+        from counted)
+    insert into stat_turnaround_span as t (org_id, measure, span, start, item_id, minutes, upto)
+    select org_id, measure, span, start, item_id,
+           coalesce(array_agg(minutes order by minutes) filter (where n > 0), '{}'),
+           coalesce(array_agg(upto order by minutes) filter (where n > 0), '{}')
+      from running group by 1, 2, 3, 4, 5
+    on conflict (org_id, measure, span, start, item_id) do update set minutes = excluded.minutes, upto = excluded.upto$q$,
+    stat_span_delta(source))
+$fn$;
+
+-- Tests written: the month counts (migration 16) and the spans, both from the statement's rows.
+create or replace function stat_turnaround_counted() returns trigger language plpgsql as $fn$
+declare
+  offset_m integer := (select offset_minutes from stat_clock);
+  source text := case tg_op
+    when 'INSERT' then 'select *, 1 as sign from added'
+    when 'DELETE' then 'select *, -1 as sign from removed'
+    else 'select *, -1 as sign from removed union all select *, 1 from added' end;
+begin
+  if offset_m is null then return null; end if;
+  execute stat_turnaround_upsert(source) using offset_m;
+  execute stat_span_ensure(source) using offset_m;
+  execute stat_span_merge(source) using offset_m;
+  return null;
+end
+$fn$;
+
+create or replace function stat_turnaround_emptied() returns trigger language plpgsql as $fn$
+begin
+  truncate stat_turnaround_month, stat_turnaround_span;
+  return null;
+end
+$fn$;
+
+-- A server starting with another clock: months, days and weeks are counted again.
+create or replace function stat_set_clock(offset_m integer) returns void language plpgsql as $fn$
+begin
+  if (select offset_minutes from stat_clock) is not distinct from offset_m then return; end if;
+  update stat_clock set offset_minutes = offset_m;
+  -- Every test counted again at once: sorted and grouped in memory rather than in temporary files.
+  perform set_config('work_mem', '256MB', true);
+  delete from stat_turnaround_month;
+  delete from stat_turnaround_span;
+  execute stat_turnaround_upsert('select *, 1 as sign from stat_specimen_item') using offset_m;
+  execute stat_span_ensure('select *, 1 as sign from stat_specimen_item') using offset_m;
+  execute stat_span_merge('select *, 1 as sign from stat_specimen_item') using offset_m;
+end
+$fn$;
+
+-- The tests there before this migration, counted with the clock already set (if a server set one).
+do $do$
+declare
+  offset_m integer := (select offset_minutes from stat_clock);
+begin
+  if offset_m is null then return; end if;
+  perform set_config('work_mem', '256MB', true);
+  execute stat_span_ensure('select *, 1 as sign from stat_specimen_item') using offset_m;
+  execute stat_span_merge('select *, 1 as sign from stat_specimen_item') using offset_m;
+end
+$do$;
+
+-- Specimen volume per professional group counts a specimen once in each group it has tests of: made
+-- distinct per year that is a million-row hash. Each specimen keeps the groups of its tests (null for
+-- a test without one), so the figure is one index range of specimens, each unnested into its groups.
+alter table stat_specimen add column groups integer[] not null default '{}';
+create function stat_groups_of(org integer, specimen bigint) returns integer[] language sql stable as $fn$
+  select coalesce(array_agg(distinct group_id), '{}') from stat_specimen_item where org_id = org and specimen_id = specimen
+$fn$;
+update stat_specimen s set groups = g.groups
+  from (select org_id, specimen_id, array_agg(distinct group_id) as groups from stat_specimen_item group by 1, 2) g
+ where g.org_id = s.org_id and g.specimen_id = s.specimen_id;
+-- Every specimen written anew: the table rewritten compact, or volume scans would read its old
+-- versions too until autovacuum's space is reused.
+cluster stat_specimen using stat_specimen_pkey;
+
+-- Tests added or removed (per statement: a bulk load is one write) and a test's group changed.
+create function stat_groups_changed() returns trigger language plpgsql as $fn$
+begin
+  if tg_op = 'INSERT' then
+    update stat_specimen s set groups = stat_groups_of(s.org_id, s.specimen_id)
+      from (select distinct org_id, specimen_id from added) a
+     where a.org_id = s.org_id and a.specimen_id = s.specimen_id;
+  elsif tg_op = 'DELETE' then
+    update stat_specimen s set groups = stat_groups_of(s.org_id, s.specimen_id)
+      from (select distinct org_id, specimen_id from removed) r
+     where r.org_id = s.org_id and r.specimen_id = s.specimen_id;
+  else
+    update stat_specimen s set groups = stat_groups_of(s.org_id, s.specimen_id)
+     where s.org_id = new.org_id and s.specimen_id in (old.specimen_id, new.specimen_id);
+  end if;
+  return null;
+end
+$fn$;
+create trigger stat_groups_added after insert on stat_specimen_item
+  referencing new table as added for each statement execute function stat_groups_changed();
+create trigger stat_groups_removed after delete on stat_specimen_item
+  referencing old table as removed for each statement execute function stat_groups_changed();
+create trigger stat_groups_moved after update of group_id, specimen_id on stat_specimen_item
+  for each row execute function stat_groups_changed();
+
+drop index stat_specimen_registered_idx;
+create index stat_specimen_registered_idx on stat_specimen (org_id, registered_at)
+  include (hospital_id, specimen_type_id, purposes, cancelled, groups);
+
+-- Turnaround and volume read tests by the time of one step, leaving cancelled ones out: with the mark
+-- in the index the scan never visits the table.
+drop index stat_item_received_idx;
+create index stat_item_received_idx on stat_specimen_item (org_id, received_at)
+  include (item_id, group_id, hospital_id, collected_at, cancelled);
+drop index stat_item_reported_idx;
+create index stat_item_reported_idx on stat_specimen_item (org_id, reported_at)
+  include (item_id, group_id, hospital_id, received_at, cancelled);
+`,
+});
