@@ -72,6 +72,7 @@ export class LabDay {
   async run(plan: DayPlan): Promise<DayTally> {
     const steps: Step[] = [
       ...plan.specimens.flatMap((s) => this.specimenSteps(s)),
+      ...labelRuns(plan.specimens).map((run) => ({ at: run.at, run: () => this.printLabels(run.specimens) })),
       ...courierBoxes(plan.specimens).flatMap((box) => this.boxSteps(box)),
       ...plan.qcRuns.flatMap((r) => this.qcSteps(r)),
       ...plan.uploads.map((at) => ({ at, run: () => this.upload() })),
@@ -189,12 +190,16 @@ export class LabDay {
     const who = special ? this.crew.clerk : this.crew.desk;
     const made = await who.post<Rec>(`/api/resources/${special ? 'specialEntry' : 'specimen'}`, body);
     this.ids.set(s.key, made.id);
-    // The tube's barcode label, printed at once for the collector.
-    await who.file(`/api/specimens/labels?ids=${made.id}`);
     this.barcodes.set(String(made.barcode), s);
     this.barcodeByKey.set(s.key, String(made.barcode));
     this.tally.specimens++;
     this.watch.onSpecimen?.();
+  }
+
+  /** The tubes' barcode labels, printed by the one who registered them in one go, before any is collected. */
+  private async printLabels(specimens: PlannedSpecimen[]) {
+    const who = specimens[0]!.entry === 'special' ? this.crew.clerk : this.crew.desk;
+    await who.file(`/api/specimens/labels?ids=${specimens.map((s) => this.ids.get(s.key)).join(',')}`);
   }
 
   private async step(s: PlannedSpecimen, name: string, body: object = {}): Promise<void> {
@@ -302,4 +307,31 @@ export class LabDay {
 /** The analyser a panel's tube goes on, as the tester writes it on the testing form. */
 function instrumentOf(s: PlannedSpecimen): string {
   return s.panels[0] === '血常规' ? '迈瑞 BC-6800' : s.panels[0] === '甲状腺功能' ? '罗氏 cobas e601' : '贝克曼 AU5800';
+}
+
+/**
+ * The label printer's runs: a clerk registering a queue of requests prints their labels together once
+ * the last is entered, within ten minutes of the first and before the first tube is drawn.
+ */
+export function labelRuns(specimens: PlannedSpecimen[]): { at: Date; specimens: PlannedSpecimen[] }[] {
+  const runs: { at: Date; specimens: PlannedSpecimen[]; deadline: number }[] = [];
+  const open = new Map<PlannedSpecimen['entry'], (typeof runs)[number]>();
+  for (const s of [...specimens].sort((a, b) => a.registeredAt.getTime() - b.registeredAt.getTime())) {
+    const run = open.get(s.entry);
+    const t = s.registeredAt.getTime();
+    if (run && t <= run.deadline) {
+      run.specimens.push(s);
+      run.at = s.registeredAt;
+      run.deadline = Math.min(run.deadline, s.collectedAt.getTime() - 60_000);
+      continue;
+    }
+    const next = {
+      at: s.registeredAt,
+      specimens: [s],
+      deadline: Math.min(t + 10 * 60_000, s.collectedAt.getTime() - 60_000),
+    };
+    runs.push(next);
+    open.set(s.entry, next);
+  }
+  return runs.map(({ at, specimens: tubes }) => ({ at, specimens: tubes }));
 }
