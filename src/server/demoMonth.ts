@@ -37,12 +37,19 @@ function bar(done: number, total: number, day: number, started: number): string 
 function printTimes() {
   const rows = [...callTimes].sort((a, b) => b[1].ms - a[1].ms);
   for (const [kind, { calls, ms }] of rows.slice(0, 25))
-    console.log(`${(ms / 1000).toFixed(1).padStart(8)} s ${String(calls).padStart(6)} × ${(ms / calls).toFixed(1).padStart(7)} ms  ${kind}`);
+    console.log(
+      `${(ms / 1000).toFixed(1).padStart(8)} s ${String(calls).padStart(6)} × ${(ms / calls).toFixed(1).padStart(7)} ms  ${kind}`,
+    );
 }
 
 async function main() {
   const { values } = parseArgs({
-    options: { days: { type: 'string' }, 'per-day': { type: 'string' }, seed: { type: 'string' }, timing: { type: 'boolean' } },
+    options: {
+      days: { type: 'string' },
+      'per-day': { type: 'string' },
+      seed: { type: 'string' },
+      timing: { type: 'boolean' },
+    },
   });
   const size = {
     days: positive(values.days, 'days'),

@@ -15,7 +15,8 @@ interface Envelope<T> {
 /** Time spent per kind of call (method and path, ids and queries left out), for `demo-month --timing`. */
 export const callTimes = new Map<string, { calls: number; ms: number }>();
 
-const kindOf = (method: string, url: string) => `${method} ${url.split('?')[0]!.replace(/\/\d+(?=\/|$)/g, '/:id')}`;
+const kindOf = (method: string, url: string) =>
+  `${method} ${url.split('?')[0]!.replace(/\/(\d+|[0-9a-f-]{36})(?=\/|$)/g, '/:id')}`;
 
 function timed(method: string, url: string, started: number) {
   const kind = kindOf(method, url);

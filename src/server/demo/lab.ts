@@ -103,8 +103,7 @@ export class LabDay {
     ];
     // A courier's specimen is received with its box (boxSteps).
     if (byCourier(s)) return steps;
-    const receive = () =>
-      s.rejected ? this.reject(s) : this.step(s, 'receive').then(() => this.arrived([s]));
+    const receive = () => (s.rejected ? this.reject(s) : this.step(s, 'receive').then(() => this.arrived([s])));
     return [...steps, { at: s.receivedAt, run: receive }];
   }
 
@@ -167,7 +166,8 @@ export class LabDay {
 
   /** The audit tasks of specimens whose results were just signed; on the last day some are left for the lab. */
   private async auditTasks(barcodes: Set<string>, who: Staff) {
-    const kept = (b: string) => this.watch.leaveOpen === true && Number(this.barcodes.get(b)!.key.split('-')[1]) % 8 === 0;
+    const kept = (b: string) =>
+      this.watch.leaveOpen === true && Number(this.barcodes.get(b)!.key.split('-')[1]) % 8 === 0;
     for (const task of await this.workList.open(who, '审核', barcodes)) {
       if (kept(String(task.businessKey))) continue;
       await this.workList.work(who, task, { auditNote: '结果与临床相符，同意发布' }, 'pass');
