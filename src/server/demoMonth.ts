@@ -91,7 +91,7 @@ async function main() {
     else
       console.log(
         `${result.specimens} specimens (${result.rejected} rejected), ${result.results} results in ${seconds.toFixed(0)} s` +
-          ` (${(result.specimens / seconds).toFixed(2)} specimens/s)` +
+          ` (${(result.specimens / seconds).toFixed(2)} specimens/s), ${result.handovers} courier handovers, ${result.tasks} tasks` +
           (result.refused > 0 ? `; ${result.refused} results left waiting for approval` : ''),
       );
     for (const reason of result.reasons.slice(0, 5)) console.log(`  refused: ${reason}`);
