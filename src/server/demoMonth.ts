@@ -5,6 +5,7 @@ import { LabClock } from './kernel/clock.js';
 import { PushHub } from './kernel/push/hub.js';
 import { progressOf, runDemoMonth } from './demo/month.js';
 import { DEFAULT_SEED } from './demo/size.js';
+import { callTimes } from './demo/api.js';
 import { prepare } from './startup.js';
 
 /**
@@ -13,7 +14,7 @@ import { prepare } from './startup.js';
  * The embedded database serves one process at a time: stop the server first. A month cut short goes
  * on where it stopped when run again (with the size it was started with).
  */
-const USAGE = 'usage: npm run demo-month -- --days N --per-day M [--seed S]';
+const USAGE = 'usage: npm run demo-month -- --days N --per-day M [--seed S] [--timing]';
 
 function positive(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -32,9 +33,23 @@ function bar(done: number, total: number, day: number, started: number): string 
   return `[${'█'.repeat(full)}${'░'.repeat(width - full)}] ${(share * 100).toFixed(0).padStart(3)}% ${done}/${total} specimens, day ${day}, ${rate.toFixed(1)}/s, ~${Math.floor(left / 60)}m${String(left % 60).padStart(2, '0')}s left`;
 }
 
+/** Where the time went: each kind of call, the costliest first (`--timing`). */
+function printTimes() {
+  const rows = [...callTimes].sort((a, b) => b[1].ms - a[1].ms);
+  for (const [kind, { calls, ms }] of rows.slice(0, 25))
+    console.log(
+      `${(ms / 1000).toFixed(1).padStart(8)} s ${String(calls).padStart(6)} × ${(ms / calls).toFixed(1).padStart(7)} ms  ${kind}`,
+    );
+}
+
 async function main() {
   const { values } = parseArgs({
-    options: { days: { type: 'string' }, 'per-day': { type: 'string' }, seed: { type: 'string' } },
+    options: {
+      days: { type: 'string' },
+      'per-day': { type: 'string' },
+      seed: { type: 'string' },
+      timing: { type: 'boolean' },
+    },
   });
   const size = {
     days: positive(values.days, 'days'),
@@ -76,10 +91,11 @@ async function main() {
     else
       console.log(
         `${result.specimens} specimens (${result.rejected} rejected), ${result.results} results in ${seconds.toFixed(0)} s` +
-          ` (${(result.specimens / seconds).toFixed(2)} specimens/s)` +
+          ` (${(result.specimens / seconds).toFixed(2)} specimens/s), ${result.handovers} courier handovers, ${result.tasks} tasks` +
           (result.refused > 0 ? `; ${result.refused} results left waiting for approval` : ''),
       );
     for (const reason of result.reasons.slice(0, 5)) console.log(`  refused: ${reason}`);
+    if (values.timing) printTimes();
   } finally {
     await app.close();
     await push.close();

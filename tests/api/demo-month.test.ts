@@ -95,7 +95,13 @@ describe('two days of the lab, made through the API', () => {
       // Done on the lab's days, at their times, never in the future.
       for (const e of events) expect(e.at.getTime()).toBeLessThanOrEqual(Date.now());
       const names = events.map((e) => e.name);
-      expect(names.slice(0, 3)).toEqual(['create', 'collect', names.includes('reject') ? 'reject' : 'receive']);
+      // Received at the desk, or sent in a courier's box and received with it.
+      const arrival = names.includes('reject')
+        ? ['reject']
+        : names.includes('send')
+          ? ['send', 'receive']
+          : ['receive'];
+      expect(names.slice(0, 2 + arrival.length)).toEqual(['create', 'collect', ...arrival]);
     }
     const created = [...bySpecimen.values()].map((events) => events[0]!.at);
     expect(created.filter((at) => at.getHours() >= 7 && at.getHours() < 12).length).toBeGreaterThan(14);
@@ -152,6 +158,68 @@ describe('two days of the lab, made through the API', () => {
           and r.data->>'barcode' = c.barcode)`,
     );
     expect(loose).toHaveLength(0);
+  });
+
+  it('brings the courier boxes in by handover, each confirmed at its group with the specimens it carried', async () => {
+    expect(result.handovers).toBeGreaterThan(0);
+    const boxes = await db.query<Row>(
+      `select id, data->>'handoverNo' as no, data->>'status' as status, data->>'receivedByAccount' as receiver,
+              (data->>'receivedAt') as "receivedAt", (data->>'specimenCount')::int as count
+         from resource_record r where resource = 'handoverRecord' and org_id = 1
+          and exists (select 1 from record_event e where e.resource = 'specimen' and e.name = 'send'
+                        and e.details->>'handoverNo' = r.data->>'handoverNo')`,
+    );
+    // The generator's boxes (the demo data has handovers of its own): as many as it confirmed.
+    expect(boxes).toHaveLength(result.handovers);
+    for (const box of boxes) {
+      expect(box, `handover ${String(box.no)}`).toMatchObject({ status: 'received', receiver: 'hejing' });
+      const lines = await db.query<Row>(
+        `select data->>'barcode' as barcode, data->>'checkResult' as check from resource_record
+          where resource = 'handoverItem' and (data->>'handover')::int = $1`,
+        [box.id],
+      );
+      expect(lines.length, `lines of ${String(box.no)}`).toBe(box.count);
+      for (const line of lines) {
+        // Each tube is a specimen of the lab, sent and received under this handover's number, in that order.
+        const moves = await db.query<Row>(
+          `select e.name, e.at from record_event e join resource_record s on s.id = e.record_id and s.resource = 'specimen'
+            where e.resource = 'specimen' and s.org_id = 1 and s.data->>'barcode' = $1 and e.details->>'handoverNo' = $2
+            order by e.at, e.id`,
+          [line.barcode, box.no],
+        );
+        expect(
+          moves.map((m) => m.name),
+          `${String(line.barcode)} on ${String(box.no)}`,
+        ).toEqual(['send', 'receive']);
+        expect(line.check).not.toBe('pending');
+      }
+    }
+  });
+
+  it('works the general inspection tasks from the work list, each by staff holding its group', async () => {
+    expect(result.tasks).toBeGreaterThan(28);
+    const done = await db.query<{ id: string; name: string; groups: string[]; held: boolean; variables: Row | null }>(
+      `select t.id, t.name, t.candidate_groups as groups, t.variables,
+              exists (select 1 from user_role ur join role r on r.id = ur.role_id where ur.user_id = t.completed_by
+                        and (r.id::text = any(t.candidate_groups) or r.code = any(t.candidate_groups) or r.name = any(t.candidate_groups))) as held
+         from workflow_task t where t.org_id = 1 and t.status = 'complete'`,
+    );
+    expect(done.length).toBe(result.tasks);
+    for (const task of done) expect(task.held, `${task.name} ${task.id}`).toBe(true);
+    // Each form filled as its page asks: the tester names the analyser.
+    const tested = done.filter((t) => t.name === '上机检验');
+    expect(tested.length).toBeGreaterThan(0);
+    for (const task of tested) expect(task.variables?.instrumentName).toBeTruthy();
+    // Most processes run to their end; the last day leaves some audits on the work list.
+    const instances = await db.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from process_instance where org_id = 1 and process_key = 'general_inspection' group by status`,
+    );
+    const byStatus = Object.fromEntries(instances.map((i) => [i.status, i.n]));
+    expect(byStatus.completed).toBeGreaterThan(byStatus.running ?? 0);
+    const open = await db.query<{ name: string }>(
+      `select name from workflow_task where org_id = 1 and status = 'active' and name = '审核'`,
+    );
+    expect(open.length).toBeGreaterThan(0);
   });
 
   it('leaves an operation log whose chain verifies', async () => {

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ITEMS, QC } from '../../src/server/demo/catalogue';
 import { firstDayOf, planDay, qcRunsOf, type DayPlan } from '../../src/server/demo/plan';
 import { monthSizeOf } from '../../src/server/demo/size';
+import { byCourier, courierBoxes } from '../../src/server/demo/handovers';
+import { labelRuns } from '../../src/server/demo/lab';
 
 /**
  * The plan of a generated month (issue 19): the same seed makes the same month, and what it makes
@@ -107,5 +109,44 @@ describe('LIMS_DEMO_MONTH', () => {
       expect(() => monthSizeOf(bad)).toThrow(
         `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x30) or 0 for no demo month, not "${bad}"`,
       );
+  });
+});
+
+describe('the courier boxes and label runs of a planned day', () => {
+  it('puts every courier specimen in one box, sealed after its tubes are drawn and received a while later', () => {
+    for (const plan of plans.slice(0, 5)) {
+      const boxes = courierBoxes(plan.specimens);
+      const boxed = boxes.flatMap((b) => b.specimens);
+      expect(new Set(boxed).size).toBe(boxed.length);
+      expect(boxed.length).toBe(plan.specimens.filter(byCourier).length);
+      for (const box of boxes) {
+        expect(new Set(box.specimens.map((s) => s.hospital))).toEqual(new Set([box.hospital]));
+        for (const s of box.specimens) expect(box.sentAt.getTime()).toBeGreaterThan(s.collectedAt.getTime());
+        expect(box.receivedAt.getTime() - box.sentAt.getTime()).toBeGreaterThanOrEqual(15 * 60_000);
+      }
+    }
+    // A share of the day, never the rejected or the special entries.
+    const courier = share(specimens, byCourier);
+    expect(courier).toBeGreaterThan(0.1);
+    expect(courier).toBeLessThan(0.6);
+    expect(specimens.filter(byCourier).some((s) => s.rejected || s.entry === 'special')).toBe(false);
+  });
+
+  it('prints every label once, after its registration and before its tube is drawn, in runs of one clerk', () => {
+    for (const plan of plans.slice(0, 5)) {
+      const runs = labelRuns(plan.specimens);
+      expect(runs.flatMap((r) => r.specimens).sort((a, b) => a.key.localeCompare(b.key))).toEqual(
+        [...plan.specimens].sort((a, b) => a.key.localeCompare(b.key)),
+      );
+      for (const run of runs) {
+        expect(new Set(run.specimens.map((s) => s.entry)).size).toBe(1);
+        for (const s of run.specimens) {
+          expect(run.at.getTime()).toBeGreaterThanOrEqual(s.registeredAt.getTime());
+          expect(run.at.getTime()).toBeLessThan(s.collectedAt.getTime());
+        }
+      }
+      // Batched: fewer runs than tubes on a busy morning.
+      expect(runs.length).toBeLessThan(plan.specimens.length * 0.8);
+    }
   });
 });

@@ -12,6 +12,20 @@ interface Envelope<T> {
   resultObject: T;
 }
 
+/** Time spent per kind of call (method and path, ids and queries left out), for `demo-month --timing`. */
+export const callTimes = new Map<string, { calls: number; ms: number }>();
+
+const kindOf = (method: string, url: string) =>
+  `${method} ${url.split('?')[0]!.replace(/\/(\d+|[0-9a-f-]{36})(?=\/|$)/g, '/:id')}`;
+
+function timed(method: string, url: string, started: number) {
+  const kind = kindOf(method, url);
+  const entry = callTimes.get(kind) ?? { calls: 0, ms: 0 };
+  entry.calls++;
+  entry.ms += performance.now() - started;
+  callTimes.set(kind, entry);
+}
+
 export class Staff {
   private token = '';
 
@@ -44,7 +58,9 @@ export class Staff {
 
   /** A file the app prints (a PDF of labels): its bytes; a refusal is an error as for any call. */
   async file(url: string): Promise<Buffer> {
+    const started = performance.now();
     const res = await this.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
+    timed('GET', url, started);
     if (res.statusCode !== 200)
       throw new DemoApiError(`${this.account}: GET ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
     return res.rawPayload;
@@ -52,6 +68,7 @@ export class Staff {
 
   /** The answer's object; a refusal is an error naming the call and the app's message. */
   async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, again = true): Promise<T> {
+    const started = performance.now();
     const res = await this.app.inject({
       method,
       url,
@@ -61,6 +78,7 @@ export class Staff {
       },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
+    timed(method, url, started);
     // A session that went idle while this member of staff had nothing to do: signed in again.
     if ((res.statusCode === 511 || res.statusCode === 401) && again) {
       await this.signIn();

@@ -5,12 +5,16 @@ import { ITEMS, itemCodeOf, reported } from './catalogue.js';
 import type { LabRefs } from './labSetup.js';
 import type { DayPlan, PlannedQcRun, PlannedSpecimen } from './plan.js';
 import type { Crew } from './staff.js';
+import { byCourier, courierBoxes, type CourierBox } from './handovers.js';
+import { WorkList } from './tasks.js';
 
 /**
  * A planned day done through the API, step by step in the order of its times, each at its time on the
  * lab clock: registrations (with their labels printed), collections, receipts and rejections, the QC runs, the instruments'
  * uploads, critical values acknowledged, first reviews and audits (the reports follow by themselves),
- * and the odd report corrected.
+ * and the odd report corrected. Specimens of the courier runs come in by handover, confirmed at the
+ * receiving group; the general inspection flow's tasks are worked from the work list as the tubes
+ * are tested and their results audited.
  */
 type Rec = { id: number } & Record<string, unknown>;
 type Page = { records: Rec[] };
@@ -28,25 +32,48 @@ export interface DayTally {
   refused: number;
   /** What the app said of them (each different message once). */
   reasons: Set<string>;
+  /** Courier boxes handed over and confirmed at the receiving group. */
+  handovers: number;
+  /** Workflow tasks claimed and completed. */
+  tasks: number;
 }
 
 export class LabDay {
   private readonly received: PlannedSpecimen[] = [];
   private readonly ids = new Map<string, number>();
   private readonly barcodes = new Map<string, PlannedSpecimen>();
-  readonly tally: DayTally = { specimens: 0, rejected: 0, results: 0, refused: 0, reasons: new Set() };
+  private readonly barcodeByKey = new Map<string, string>();
+  /** Received specimens whose receipt and testing tasks are still to be worked, by barcode. */
+  private readonly atBench = new Set<string>();
+  private readonly workList = new WorkList();
+  readonly tally: DayTally = {
+    specimens: 0,
+    rejected: 0,
+    results: 0,
+    refused: 0,
+    reasons: new Set(),
+    handovers: 0,
+    tasks: 0,
+  };
 
   constructor(
     private readonly clock: LabClock,
     private readonly crew: Crew,
     private readonly refs: LabRefs,
     private readonly password: string,
-    private readonly watch: { onSpecimen?: () => void; signal?: AbortSignal } = {},
+    private readonly watch: {
+      onSpecimen?: () => void;
+      signal?: AbortSignal;
+      /** The last day before today: some audits' tasks are left on the work list for the lab to finish. */
+      leaveOpen?: boolean;
+    } = {},
   ) {}
 
   async run(plan: DayPlan): Promise<DayTally> {
     const steps: Step[] = [
       ...plan.specimens.flatMap((s) => this.specimenSteps(s)),
+      ...labelRuns(plan.specimens).map((run) => ({ at: run.at, run: () => this.printLabels(run.specimens) })),
+      ...courierBoxes(plan.specimens).flatMap((box) => this.boxSteps(box)),
       ...plan.qcRuns.flatMap((r) => this.qcSteps(r)),
       ...plan.uploads.map((at) => ({ at, run: () => this.upload() })),
       ...plan.reviews.map((at, i) => ({
@@ -70,19 +97,82 @@ export class LabDay {
   }
 
   private specimenSteps(s: PlannedSpecimen): Step[] {
-    return [
+    const steps = [
       { at: s.registeredAt, run: () => this.register(s) },
       { at: s.collectedAt, run: () => this.step(s, 'collect') },
-      {
-        at: s.receivedAt,
-        run: () =>
-          s.rejected
-            ? this.reject(s)
-            : this.step(s, 'receive').then(() => {
-                this.received.push(s);
-              }),
-      },
     ];
+    // A courier's specimen is received with its box (boxSteps).
+    if (byCourier(s)) return steps;
+    const receive = () => (s.rejected ? this.reject(s) : this.step(s, 'receive').then(() => this.arrived([s])));
+    return [...steps, { at: s.receivedAt, run: receive }];
+  }
+
+  private arrived(specimens: PlannedSpecimen[]) {
+    for (const s of specimens) {
+      this.received.push(s);
+      this.atBench.add(this.barcodeOf(s));
+    }
+  }
+
+  private barcodeOf(s: PlannedSpecimen): string {
+    return this.barcodeByKey.get(s.key)!;
+  }
+
+  /**
+   * A courier box: sealed at the hospital's collection point by the front desk (a handover of its
+   * tubes, which puts them in transit), confirmed on arrival by the group's tester with their password.
+   */
+  private boxSteps(box: CourierBox): Step[] {
+    let id = 0;
+    const send = async () => {
+      const made = await this.crew.desk.post<Rec>('/api/resources/handoverRecord', {
+        fromSite: this.refs.hospitalNames[box.hospital % this.refs.hospitalNames.length],
+        toGroup: box.toGroup,
+        storage: box.storage,
+        barcodes: box.specimens.map((s) => this.barcodeOf(s)).join('\n'),
+      });
+      id = made.id;
+    };
+    const confirm = async () => {
+      await this.crew.tester.post(`/api/handover/confirmReceive?recordId=${id}`, {
+        userAccount: this.crew.tester.account,
+        passwd: this.password,
+        temperatureC: box.storage === 'cold' ? 4 : 21,
+      });
+      this.tally.handovers++;
+      this.arrived(box.specimens);
+    };
+    return [
+      { at: box.sentAt, run: send },
+      { at: box.receivedAt, run: confirm },
+    ];
+  }
+
+  /** The tubes that arrived since the last round: their receipt and testing tasks worked from the work list. */
+  private async bench() {
+    if (this.atBench.size === 0) return;
+    const barcodes = new Set(this.atBench);
+    this.atBench.clear();
+    for (const task of await this.workList.open(this.crew.desk, '标本接收', barcodes)) {
+      await this.workList.work(this.crew.desk, task);
+      this.tally.tasks++;
+    }
+    for (const task of await this.workList.open(this.crew.tester, '上机检验', barcodes)) {
+      const s = this.barcodes.get(String(task.businessKey))!;
+      await this.workList.work(this.crew.tester, task, { instrumentName: instrumentOf(s) });
+      this.tally.tasks++;
+    }
+  }
+
+  /** The audit tasks of specimens whose results were just signed; on the last day some are left for the lab. */
+  private async auditTasks(barcodes: Set<string>, who: Staff) {
+    const kept = (b: string) =>
+      this.watch.leaveOpen === true && Number(this.barcodes.get(b)!.key.split('-')[1]) % 8 === 0;
+    for (const task of await this.workList.open(who, '审核', barcodes)) {
+      if (kept(String(task.businessKey))) continue;
+      await this.workList.work(who, task, { auditNote: '结果与临床相符，同意发布' }, 'pass');
+      this.tally.tasks++;
+    }
   }
 
   private async register(s: PlannedSpecimen) {
@@ -100,11 +190,16 @@ export class LabDay {
     const who = special ? this.crew.clerk : this.crew.desk;
     const made = await who.post<Rec>(`/api/resources/${special ? 'specialEntry' : 'specimen'}`, body);
     this.ids.set(s.key, made.id);
-    // The tube's barcode label, printed at once for the collector.
-    await who.file(`/api/specimens/labels?ids=${made.id}`);
     this.barcodes.set(String(made.barcode), s);
+    this.barcodeByKey.set(s.key, String(made.barcode));
     this.tally.specimens++;
     this.watch.onSpecimen?.();
+  }
+
+  /** The tubes' barcode labels, printed by the one who registered them in one go, before any is collected. */
+  private async printLabels(specimens: PlannedSpecimen[]) {
+    const who = specimens[0]!.entry === 'special' ? this.crew.clerk : this.crew.desk;
+    await who.file(`/api/specimens/labels?ids=${specimens.map((s) => this.ids.get(s.key)).join(',')}`);
   }
 
   private async step(s: PlannedSpecimen, name: string, body: object = {}): Promise<void> {
@@ -131,6 +226,7 @@ export class LabDay {
 
   /** The instruments' values of the specimens received since the last upload, saved by the tester. */
   private async upload() {
+    await this.bench();
     if (this.received.length === 0) return;
     this.received.length = 0;
     const rows = [];
@@ -168,6 +264,7 @@ export class LabDay {
           this.tally.reasons.add(e instanceof Error ? e.message : String(e));
         });
     }
+    if (step === 'audit') await this.auditTasks(new Set(waiting.map((r) => String(r.barcode))), who);
   }
 
   private qcSteps(run: PlannedQcRun): Step[] {
@@ -195,7 +292,7 @@ export class LabDay {
   /** The planned corrections: a reported specimen's report invalidated (a typing error) and reissued. */
   private async correct(specimens: PlannedSpecimen[]) {
     for (const s of specimens.filter((x) => x.corrected && !x.rejected)) {
-      const barcode = [...this.barcodes].find(([, p]) => p === s)?.[0];
+      const barcode = this.barcodeByKey.get(s.key);
       if (!barcode) continue;
       const [report] = (await this.crew.admin.get<Page>(`/api/resources/reportRecord?barcode=${barcode}`)).records;
       if (!report || report.status !== 'published') continue;
@@ -205,4 +302,36 @@ export class LabDay {
       await this.crew.admin.post(`/api/reports/${report.id}/reissue`);
     }
   }
+}
+
+/** The analyser a panel's tube goes on, as the tester writes it on the testing form. */
+function instrumentOf(s: PlannedSpecimen): string {
+  return s.panels[0] === '血常规' ? '迈瑞 BC-6800' : s.panels[0] === '甲状腺功能' ? '罗氏 cobas e601' : '贝克曼 AU5800';
+}
+
+/**
+ * The label printer's runs: a clerk registering a queue of requests prints their labels together once
+ * the last is entered, within ten minutes of the first and before the first tube is drawn.
+ */
+export function labelRuns(specimens: PlannedSpecimen[]): { at: Date; specimens: PlannedSpecimen[] }[] {
+  const runs: { at: Date; specimens: PlannedSpecimen[]; deadline: number }[] = [];
+  const open = new Map<PlannedSpecimen['entry'], (typeof runs)[number]>();
+  for (const s of [...specimens].sort((a, b) => a.registeredAt.getTime() - b.registeredAt.getTime())) {
+    const run = open.get(s.entry);
+    const t = s.registeredAt.getTime();
+    if (run && t <= run.deadline) {
+      run.specimens.push(s);
+      run.at = s.registeredAt;
+      run.deadline = Math.min(run.deadline, s.collectedAt.getTime() - 60_000);
+      continue;
+    }
+    const next = {
+      at: s.registeredAt,
+      specimens: [s],
+      deadline: Math.min(t + 10 * 60_000, s.collectedAt.getTime() - 60_000),
+    };
+    runs.push(next);
+    open.set(s.entry, next);
+  }
+  return runs.map(({ at, specimens: tubes }) => ({ at, specimens: tubes }));
 }

@@ -7,6 +7,8 @@ import { PANELS, QC, type PanelName } from './catalogue.js';
  */
 export interface LabRefs {
   hospitals: number[];
+  /** Their names, in the same order: where a courier's box is sealed. */
+  hospitalNames: string[];
   purposes: Record<PanelName, number>;
   specimenTypes: Record<'全血' | '血清', number>;
   rejectReasons: number[];
@@ -64,7 +66,8 @@ async function qcPlanOf(admin: Staff, spec: (typeof QC)[number], westgard: numbe
 }
 
 export async function labRefsOf(admin: Staff): Promise<LabRefs> {
-  const hospitals = (await list(admin, 'referralHospital')).map((h) => h.id).sort((a, b) => a - b);
+  const sent = (await list(admin, 'referralHospital')).sort((a, b) => a.id - b.id);
+  const hospitals = sent.map((h) => h.id);
   if (hospitals.length === 0) throw new Error('the lab has no referral hospitals to receive specimens from');
   const purposes = {} as Record<PanelName, number>;
   for (const panel of Object.keys(PANELS) as PanelName[])
@@ -80,6 +83,7 @@ export async function labRefsOf(admin: Staff): Promise<LabRefs> {
   if (!outOfControl) throw new Error('the lab has no QC conclusions');
   return {
     hospitals,
+    hospitalNames: sent.map((h) => String(h.name ?? h.id)),
     purposes,
     specimenTypes: {
       全血: await required(admin, 'specimenType', '全血'),

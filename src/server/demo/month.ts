@@ -30,6 +30,8 @@ export interface MonthResult {
   rejected: number;
   results: number;
   refused: number;
+  handovers: number;
+  tasks: number;
   reasons: string[];
   /** False when the month had been finished before: nothing was done. */
   ran: boolean;
@@ -90,6 +92,8 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
     rejected: 0,
     results: 0,
     refused: 0,
+    handovers: 0,
+    tasks: 0,
     reasons: [],
     ran: !progress.finished,
   };
@@ -105,12 +109,15 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
     const lab = new LabDay(run.clock, crew, refs, run.password, {
       onSpecimen: () => run.onProgress?.(++done, total, day + 1),
       signal: run.signal,
+      leaveOpen: day === size.days - 1,
     });
     const tally = await lab.run(plan);
     result.specimens += tally.specimens;
     result.rejected += tally.rejected;
     result.results += tally.results;
     result.refused += tally.refused;
+    result.handovers += tally.handovers;
+    result.tasks += tally.tasks;
     for (const reason of tally.reasons) if (!result.reasons.includes(reason)) result.reasons.push(reason);
     await run.db.query('update demo_month set days_done = $1, specimens = specimens + $2', [day + 1, tally.specimens]);
   }

@@ -3,12 +3,13 @@ import type { MonthSize } from './plan.js';
 /**
  * The demo month `npm start` offers a fresh lab: 30 days of 30 specimens (900 specimens, some 1,600
  * results, 60 QC runs per plan). A real lab of the demo's kind sees a few hundred a day, but every
- * specimen here goes its whole way through the API (about ten calls, signed approvals with a password
- * check each, a report PDF): `npm run bench -- demo` measured 0.21 specimens/s on PGlite and 0.40 on
- * PostgreSQL on a shared 2-core machine under a load of 12–18, a few times that on an idle one. 900
- * specimens then take minutes to a quarter of an hour in the background (the first days show at once),
- * where 30 × 200 would keep a small machine busy for hours. Any size is one command away
- * (npm run demo-month -- --days --per-day).
+ * specimen here goes its whole way through the API (some fifteen calls: registration, a courier's
+ * handover for a third of them, the work list's tasks, signed approvals with a password check each, a
+ * report PDF). `npm run demo-month -- --days 1 --per-day 50 --timing` measured 0.12–0.36 specimens/s on
+ * PGlite on a shared 2-core machine (load 5–10); a CPU profile puts three quarters of the time in the
+ * embedded database itself (its file reads and writes), the rest in report PDFs, password checks and
+ * the app's own work, so 30 × 200 would keep a small machine busy for many hours. Any size is one
+ * command away (npm run demo-month -- --days --per-day).
  */
 export const DEFAULT_MONTH = '30x30';
 export const DEFAULT_SEED = 20_261_126;
