@@ -36,8 +36,7 @@ export async function groupScope(
 }
 
 /** What a section says of whose work it counts: the groups' names, or nothing for the whole lab. */
-export const scopeOf = (scope: GroupScope | undefined): { groups?: string[] } =>
-  scope ? { groups: scope.names } : {};
+export const scopeOf = (scope: GroupScope | undefined): { groups?: string[] } => (scope ? { groups: scope.names } : {});
 
 /** The ids as a list link's filter value (any of them); none at all reads as an id no record has. */
 export const anyOfIds = (ids: readonly number[]): string => (ids.length > 0 ? ids.join(',') : '0');
