@@ -114,7 +114,7 @@ describe('deploying', () => {
     for (const step of ['send', 'noSuchStep']) {
       await saveXml(server.url, token, id, testingModel('bad_step', step));
       const res = await admin.get(`/api/workflow/model/deploy?modelId=${id}`);
-      expect(res.body.resultMessage).toContain(`"${step}" is not a specimen step a task may take`);
+      expect(res.body.resultMessage).toContain(`“${step}”不是任务可执行的标本步骤`);
     }
   });
 
