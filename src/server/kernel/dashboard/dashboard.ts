@@ -3,7 +3,7 @@ import type { FieldDef } from '../../../shared/screens/fields.js';
 import { DASHBOARD_TOPIC } from '../../../shared/dashboard/types.js';
 import { screenAllows } from '../../../shared/screens/access.js';
 import type { Queryable } from '../db/database.js';
-import { one } from '../db/database.js';
+import { localDateTime } from '../../../shared/time.js';
 import type { AuthUser } from '../identity/actor.js';
 import type { HookRegistration } from '../resources/hooks.js';
 import type { ScreenRegistry } from '../screens/registry.js';
@@ -19,8 +19,8 @@ import type { GroupScope } from './scope.js';
 export interface DashboardQuery {
   db: Queryable;
   actor: AuthUser;
-  /** The lab's day in its time zone: [from, to) as timestamps, and its date. */
-  day: { from: Date; to: Date; date: string };
+  /** The lab's day in its time zone (YYYY-MM-DD). */
+  day: { date: string };
   /** The professional groups the user works in; absent, the whole lab is theirs to see. */
   scope?: GroupScope;
 }
@@ -31,16 +31,9 @@ export interface DashboardPart {
   section(query: DashboardQuery): Promise<DashboardSection | undefined>;
 }
 
-/** The lab's day around a moment: midnight to midnight in the lab's time zone. */
-export async function labDay(db: Queryable, now: Date, timeZone: string): Promise<DashboardQuery['day']> {
-  const row = await one<{ from: Date; to: Date; date: string }>(
-    db,
-    `select (d::timestamp at time zone $2) as "from",
-            ((d + 1)::timestamp at time zone $2) as "to", to_char(d, 'YYYY-MM-DD') as date
-       from (select ($1::timestamptz at time zone $2)::date as d) day`,
-    [now.toISOString(), timeZone],
-  );
-  return { from: new Date(row!.from), to: new Date(row!.to), date: row!.date };
+/** The lab's day around a moment: its date in the lab's time zone. */
+export function labDay(now: Date, timeZone: string): DashboardQuery['day'] {
+  return { date: localDateTime(now, timeZone).slice(0, 10) };
 }
 
 export async function dashboardOf(

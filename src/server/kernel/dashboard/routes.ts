@@ -9,7 +9,7 @@ import { groupScope } from './scope.js';
 export async function dashboardRoutes(app: FastifyInstance, kernel: Kernel) {
   app.get('/api/dashboard', async (request) => {
     const actor = actorOf(request);
-    const day = await labDay(kernel.db, kernel.now(), actor.timeZone ?? kernel.config.timeZone);
+    const day = labDay(kernel.now(), actor.timeZone ?? kernel.config.timeZone);
     const scope = await groupScope(kernel.records, kernel.db, actor, day.date);
     return ok(await dashboardOf(kernel.dashboard, kernel.screens, { db: kernel.db, actor, day, scope }));
   });
