@@ -78,6 +78,15 @@ export const stillDue = (tx: Queryable, instanceId: string, executionId: string)
     [instanceId, executionId],
   );
 
+/** Whether an instance has a timer due now: the poller's to fire (with its history row), not recovery's. */
+export async function hasDueTimer(db: Queryable, instanceId: string): Promise<boolean> {
+  const rows = await db.query(
+    `select 1 from workflow_catch where instance_id = $1 and kind = 'timer' and due_at <= now() limit 1`,
+    [instanceId],
+  );
+  return rows.length > 0;
+}
+
 /** Instances of an organisation waiting for a message or signal of that name (or id in the model). */
 export const waitingFor = (
   db: Queryable,

@@ -15,6 +15,7 @@ import {
   catchesInLine,
   catchesOf,
   dueTimers,
+  hasDueTimer,
   reconcileCatches,
   stillDue,
   waitingFor,
@@ -148,6 +149,9 @@ async function engineStep(tx: Queryable, instance: store.InstanceRow, model: Pre
  * whose child never started) is stepped, so an ordinary start writes nothing. Answers whether it was.
  */
 async function recover(step: Step, instance: store.InstanceRow): Promise<boolean> {
+  // Loading a state whose timer is past due fires it inside the engine, with no 'timer' history row.
+  // The poller fires it instead, and its step brings the instance's tasks and catches in line.
+  if (await hasDueTimer(step.tx, instance.id)) return false;
   const model = await modelOf(step.tx, instance.deploymentId);
   const result = await engineStep(step.tx, instance, model);
   const open = new Set((await store.activeTasks(step.tx, instance.id)).map((t) => t.executionId));
