@@ -1,4 +1,25 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The order files start in. Vitest runs its projects one after another (api, e2e, unit by name), so
+ * the longest files, the e2e walks of every route, would start last and leave one worker alone at the
+ * end. Here e2e files start first, the known walks of every screen before them, then api and unit
+ * files fill the workers as the walks end. Within that, vitest's own order (longest last time first).
+ */
+const FIRST = ['e2e', 'api', 'unit'];
+const WALKS = ['every-route.test.ts', 'screen-fit.test.ts', 'every-route-editor.test.ts', 'demo-month.test.ts'];
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const walk = (f: TestSpecification) => {
+      const at = WALKS.findIndex((w) => f.project.name === 'e2e' && f.moduleId.endsWith(`/${w}`));
+      return at === -1 ? WALKS.length : at;
+    };
+    const rank = (f: TestSpecification) => FIRST.indexOf(f.project.name) * 100 + walk(f);
+    // Array sort is stable: vitest's order stays within each rank.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 /**
  * `npm test` runs every suite: unit and component tests, API tests against a real server process,
@@ -8,6 +29,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     // Servers the tests start make no demo month (npm start's default) unless a test asks for one:
     // each test sets up the lab it checks. Spawned servers inherit this.
     env: { LIMS_DEMO_MONTH: '0' },

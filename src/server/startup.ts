@@ -2,7 +2,7 @@ import { CAPABILITIES } from './capabilities.js';
 import type { ServerConfig } from './kernel/config.js';
 import { openDatabase, type Database } from './kernel/db/database.js';
 import { migrate } from './kernel/db/migrate.js';
-import { ensureIndexes } from './kernel/resources/repository.js';
+import { ensureIndexes, existingIndexes } from './kernel/resources/repository.js';
 import { ScreenRegistry } from './kernel/screens/registry.js';
 import { seedAlways, seedDemo } from './kernel/seed.js';
 import { readMenuFile } from './menus/seed.js';
@@ -31,11 +31,12 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
   if (config.seedDemo) await seedDemo(db, CAPABILITIES, setup);
   // One at a time: PostgreSQL refuses two "create index if not exists" of one name running together.
   const indexAll = async () => {
+    const existing = await existingIndexes(db);
     // A view's filters and sort run on its owner's rows: its indexes are on them too.
     for (const screen of screens.list()) {
       const owner = screens.storageOf(screen);
       const stored = owner && owner !== screen ? { ...screen, resource: owner.resource } : screen;
-      await ensureIndexes(db, stored).catch((e: unknown) => log(String(e)));
+      await ensureIndexes(db, stored, existing).catch((e: unknown) => log(String(e)));
     }
   };
   screens.on('change', () => void indexAll());

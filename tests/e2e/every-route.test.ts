@@ -4,25 +4,51 @@ import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
 import { LEAVES, visitAll } from '../support/every-route';
 import { labDay } from '../support/labDay';
+import { AXE_SOURCE, axeAudit, once, violations } from '../support/axe';
 
-/** Issue 6 "done when": every route of the spec 2.2 tree as the administrator (the editor: every-route-editor). */
+/**
+ * Issue 6 "done when": every route of the spec 2.2 tree as the administrator (the editor: every-route-editor).
+ * The same walk carries issue 23's accessibility check (support/axe.ts): one visit of each route serves both.
+ */
 const run = serverAndBrowser();
 // The statistics screens count what happened: a small day of the lab, done through the API, gives them rows.
 beforeAll(() => labDay(run.server.url));
 
 describe('every route of spec 2.2', () => {
   it(
-    'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error',
-    { timeout: 600_000 },
+    'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error; axe finds nothing serious on any route, the shell around it, nor in a create dialog',
+    { timeout: 900_000 },
     async () => {
       expect(LEAVES.length).toBeGreaterThan(100);
-      const { page, consoleErrors } = await newPage(run.browser);
+      const { page, consoleErrors } = await newPage(run.browser, undefined, undefined, AXE_SOURCE);
       await signIn(page, run.server.url, 'admin');
       const seen = new Set<string>();
-      expect(await visitAll(page, { role: 'admin', labType: 'main' }, consoleErrors, LEAVES, seen)).toEqual([]);
+      const axe = axeAudit();
+      const problems = await visitAll(
+        page,
+        { role: 'admin', labType: 'main' },
+        consoleErrors,
+        LEAVES,
+        seen,
+        undefined,
+        axe,
+      );
+      expect.soft(problems).toEqual([]);
+      expect.soft(axe.dialogChecked).toBe(true);
+      expect.soft(once(axe.problems)).toEqual([]);
       // visitAll names console errors per route; this also catches those of the sign-in before it.
       expect(consoleErrors).toEqual([]);
       await page.context().close();
     },
   );
+});
+
+describe('accessibility (axe-core, serious and critical)', () => {
+  it('finds nothing on the login page', async () => {
+    const { page } = await newPage(run.browser, undefined, undefined, AXE_SOURCE);
+    await page.goto(`${run.server.url}/login`);
+    await page.getByPlaceholder('用户名').waitFor();
+    expect(once(await violations(page, '/login'))).toEqual([]);
+    await page.context().close();
+  });
 });

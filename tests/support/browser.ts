@@ -21,15 +21,21 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A fresh page in its own context, collecting console errors so a test can assert there were none. */
+/**
+ * A fresh page in its own context, collecting console errors so a test can assert there were none.
+ * `script` runs in every document before the app's own (axe-core for the accessibility checks); the
+ * browser adds it itself, outside the app's content policy, which stays in force for the app.
+ */
 export async function newPage(
   browser: Browser,
   locale = 'zh-CN',
   viewport = { width: 1400, height: 900 },
+  script?: string,
 ): Promise<{ page: Page; consoleErrors: string[] }> {
   // Reduced motion, as a user may ask of the system: antd's animations are off (AntdRoot), so no step
   // waits for a dialog to finish zooming in.
   const context = await browser.newContext({ locale, viewport, reducedMotion: 'reduce' });
+  if (script) await context.addInitScript({ content: script });
   const page = await context.newPage();
   const consoleErrors: string[] = [];
   page.on('console', (msg) => {

@@ -6,11 +6,14 @@ import type { TestProject } from 'vitest/node';
 /**
  * A PGlite data directory made once per test run with the migrations and the demo data, which each
  * test server then copies into a directory of its own (`startServer`, `startInProcess`): a fresh
- * database costs ~9 s to create and seed, a copy well under one.
+ * database costs ~9 s to create and seed, a copy well under one. On a PostgreSQL run the template is a
+ * database, and each test server's scratch database is created from it (`create database … template`).
  */
 declare module 'vitest' {
   export interface ProvidedContext {
     pgliteTemplate: string;
+    /** On PostgreSQL runs: the seeded database each test server's scratch database is created from. */
+    postgresTemplate: string;
   }
 }
 
@@ -25,29 +28,63 @@ interface Shared {
   users: number;
 }
 
-async function makeTemplate(): Promise<string> {
+/** Migrates and seeds a database: a PGlite directory, or the PostgreSQL database `databaseUrl` names. */
+async function seeded(dir: string, databaseUrl: string | undefined): Promise<void> {
   const { readConfig } = await import('../../src/server/kernel/config');
   const { prepare } = await import('../../src/server/startup');
   const { DEMO_PASSWORD } = await import('./server');
-  const dir = mkdtempSync(path.join(tmpdir(), 'lims-template-'));
-  const config = { ...readConfig({ LIMS_DATA_DIR: dir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }), databaseUrl: undefined };
+  const config = { ...readConfig({ LIMS_DATA_DIR: dir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }), databaseUrl };
   const { db, screens } = await prepare(config, () => undefined);
   screens.close();
   await db.close();
+}
+
+/** The template of a PGlite run: a data directory. */
+async function makeTemplate(): Promise<string> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'lims-template-'));
+  await seeded(dir, undefined);
   return dir;
 }
 
-/** Global set-up of the api and e2e projects: builds the template (on PGlite runs only). */
+/** The template of a PostgreSQL run: a database on the server of TEST_DATABASE_URL, named after this run. */
+async function makePostgresTemplate(adminUrl: string): Promise<string> {
+  const name = `lims_template_${process.pid}`;
+  await adminQuery(adminUrl, `drop database if exists ${name}`);
+  await adminQuery(adminUrl, `create database ${name}`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const dir = mkdtempSync(path.join(tmpdir(), 'lims-template-'));
+  await seeded(dir, url.toString());
+  rmSync(dir, { recursive: true, force: true });
+  return name;
+}
+
+async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Global set-up of the api and e2e projects: builds the run's template, on PGlite or on PostgreSQL. */
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_DATABASE_URL) return;
+  const adminUrl = process.env.TEST_DATABASE_URL;
   const holder = globalThis as { [SHARED]?: Shared };
-  const shared = (holder[SHARED] ??= { dir: makeTemplate(), users: 0 });
+  const shared = (holder[SHARED] ??= {
+    dir: adminUrl ? makePostgresTemplate(adminUrl) : makeTemplate(),
+    users: 0,
+  });
   shared.users++;
-  const dir = await shared.dir;
-  project.provide('pgliteTemplate', dir);
-  return () => {
+  const made = await shared.dir;
+  project.provide(adminUrl ? 'postgresTemplate' : 'pgliteTemplate', made);
+  return async () => {
     if (--shared.users > 0) return;
     delete holder[SHARED];
-    rmSync(dir, { recursive: true, force: true });
+    if (adminUrl) await adminQuery(adminUrl, `drop database if exists ${made} with (force)`);
+    else rmSync(made, { recursive: true, force: true });
   };
 }

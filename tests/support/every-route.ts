@@ -138,10 +138,23 @@ export async function settle(page: Page, title: string, timeout = 15_000): Promi
 }
 
 /**
+ * More to check on each route while a walk is there (the accessibility check): called once the route
+ * has settled, and with its create dialog open. It keeps what it finds itself.
+ */
+export interface RouteAudit {
+  route(page: Page, leaf: Leaf): Promise<void>;
+  dialog(page: Page, leaf: Leaf): Promise<void>;
+}
+
+/**
  * Opens the visible screen's create dialog and closes it again, where the visitor may create; answers
  * a problem or null. A 新增 button shown where the schema forbids it is a problem too.
  */
-async function tryCreateDialog(page: Page, expected: boolean): Promise<string | null> {
+async function tryCreateDialog(
+  page: Page,
+  expected: boolean,
+  onOpen?: (page: Page) => Promise<void>,
+): Promise<string | null> {
   const create = page.locator('.screen-page:visible .screen-toolbar').getByRole('button', { name: /^新\s*增$/ });
   const shown = (await create.count()) > 0;
   if (shown !== expected)
@@ -153,6 +166,10 @@ async function tryCreateDialog(page: Page, expected: boolean): Promise<string | 
   const dialog = page.locator('.ant-modal.record-dialog');
   try {
     await dialog.waitFor({ state: 'visible', timeout: 10_000 });
+    if (onOpen) {
+      await dialog.locator('form').first().waitFor();
+      await onOpen(page);
+    }
     // A click that lands while the dialog still zooms in can be lost on a busy machine: try again.
     for (let attempt = 1; ; attempt++) {
       await dialog.getByRole('button', { name: /^取\s*消$/ }).click();
@@ -190,8 +207,8 @@ function sidebarKeys(page: Page): Promise<string[]> {
 
 /**
  * Visits each route in turn and says what is wrong with it; `outcomes`, when given, gets what each route
- * showed. The tab of the route before is closed (middle click, spec 2.3) so kept-alive views do not pile
- * up in the page.
+ * showed, and `audit`, when given, checks more on each route. The tab of the route before is closed
+ * (middle click, spec 2.3) so kept-alive views do not pile up in the page.
  */
 export async function visitAll(
   page: Page,
@@ -200,6 +217,7 @@ export async function visitAll(
   leaves: Leaf[],
   seenKeys: Set<string>,
   outcomes?: Map<string, Outcome>,
+  audit?: RouteAudit,
 ): Promise<string[]> {
   const problems: string[] = [];
   let previous: string | undefined;
@@ -212,10 +230,11 @@ export async function visitAll(
     else if (shown.kind === 'emptyTable') problems.push(`${where}: screen ${shown.detail} lists no row`);
     else if (shown.kind === 'loading') problems.push(`${where}: still loading after 15 s`);
     else if (shown.kind === 'placeholder') problems.push(`${where}: only a placeholder`);
+    await audit?.route(page, leaf);
     let outcome: Outcome = shown.kind;
     if (shown.kind === 'rows') {
       const expected = createExpected(shown.detail, leaf, visitor);
-      const problem = await tryCreateDialog(page, expected);
+      const problem = await tryCreateDialog(page, expected, audit && ((p) => audit.dialog(p, leaf)));
       if (problem) problems.push(`${where}: ${problem}`);
       else if (expected) outcome = 'created';
     }

@@ -52,12 +52,36 @@ export async function copyTemplate(dataDir: string, env: Record<string, string>)
   if (template) cpSync(template, dataDir, { recursive: true });
 }
 
-/** A scratch database on the PostgreSQL server of TEST_DATABASE_URL, one per test server. */
-async function createScratchDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** The run's seeded PostgreSQL database, when the server would seed the same data (as copyTemplate). */
+async function postgresTemplate(env: Record<string, string>): Promise<string | undefined> {
+  if (!process.env.VITEST || SEEDING_KEYS.some((k) => k in env)) return undefined;
+  const { inject } = await import('vitest');
+  return inject('postgresTemplate');
+}
+
+/**
+ * A scratch database on the PostgreSQL server of TEST_DATABASE_URL, one per test server: a copy of the
+ * run's template where there is one. A copy fails while a session is still connected to the template
+ * (the one that seeded it may take a moment to end), so it is tried again.
+ */
+async function createScratchDatabase(
+  adminUrl: string,
+  env: Record<string, string>,
+): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lims_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const template = await postgresTemplate(env);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+      break;
+    } catch (e) {
+      // 55006: the template is being accessed by other users.
+      if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -155,7 +179,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     await copyTemplate(dataDir, env);
     return launch({ env, dataDir });
   }
-  const scratch = await createScratchDatabase(adminUrl);
+  const scratch = await createScratchDatabase(adminUrl, env);
   return launch({ env, dataDir, databaseUrl: scratch.url, dropDatabase: scratch.drop });
 }
 

@@ -402,42 +402,63 @@ function hasTrigrams(db: Queryable): Promise<boolean> {
  * - each of `list.indexes`: btree on (org_id, the equality fields, the sort field nulls first, id), so a
  *   work list filtered by state and group and sorted by time reads its page, and its count, off one index.
  */
-export async function ensureIndexes(db: Queryable, screen: ScreenSchema): Promise<void> {
+export async function ensureIndexes(db: Queryable, screen: ScreenSchema, existing?: ReadonlySet<string>): Promise<void> {
+  for (const index of await indexesOf(db, screen)) if (!existing?.has(index.name)) await db.query(index.sql);
+}
+
+/**
+ * The names of the indexes on resource_record now: a server start checks its screens' indexes against
+ * them in one query, instead of one "create index if not exists" per index.
+ */
+export async function existingIndexes(db: Queryable): Promise<Set<string>> {
+  const rows = await db.query<{ name: string }>(
+    `select indexname as name from pg_indexes where tablename = 'resource_record'`,
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
+interface IndexStatement {
+  name: string;
+  sql: string;
+}
+
+/** The indexes a screen's filters and sorts need, each with its name and the statement that makes it. */
+async function indexesOf(db: Queryable, screen: ScreenSchema): Promise<IndexStatement[]> {
   const resource = screen.resource.name;
   const name = (field: FieldDef, suffix = '') =>
     `rr_${resource}_${field.key}`.toLowerCase().slice(0, 63 - suffix.length) + suffix;
   const partial = `where resource = '${resource}'`;
   const sortField = screen.list?.defaultSort?.field;
+  const found: IndexStatement[] = [];
+  const add = (n: string, definition: string) =>
+    found.push({ name: n, sql: `create index if not exists ${n} on resource_record ${definition} ${partial}` });
   for (const field of screen.fields) {
     const sorted = field.key === sortField;
     if (!field.index && !sorted) continue;
     const value = fieldSql(field);
-    await db.query(`create index if not exists ${name(field)} on resource_record (org_id, (${value})) ${partial}`);
-    if (sorted || field.sortable)
-      await db.query(
-        `create index if not exists ${name(field, '_d')} on resource_record (org_id, (${value}) nulls first, id) ${partial}`,
-      );
+    add(name(field), `(org_id, (${value}))`);
+    if (sorted || field.sortable) add(name(field, '_d'), `(org_id, (${value}) nulls first, id)`);
     if (field.index && filterMode(field) === 'contains' && (await hasTrigrams(db)))
-      await db.query(
-        `create index if not exists ${name(field, '_t')} on resource_record using gin ((${value}) gin_trgm_ops) ${partial}`,
-      );
+      add(name(field, '_t'), `using gin ((${value}) gin_trgm_ops)`);
   }
-  for (const index of screen.list?.indexes ?? []) await ensureCompositeIndex(db, screen, index);
+  for (const index of screen.list?.indexes ?? []) {
+    const composite = compositeIndex(screen, index);
+    if (composite) add(composite.name, composite.definition);
+  }
+  return found;
 }
 
 type CompositeIndex = NonNullable<NonNullable<ScreenSchema['list']>['indexes']>[number];
 
-async function ensureCompositeIndex(db: Queryable, screen: ScreenSchema, index: CompositeIndex): Promise<void> {
+function compositeIndex(screen: ScreenSchema, index: CompositeIndex): { name: string; definition: string } | null {
   const field = (key: string) => screen.fields.find((f) => f.key === key);
   const equals = index.equals.map(field);
   const sort = index.sort === undefined ? undefined : field(index.sort);
   // The registry refuses unknown keys; a view checked against another owner could still miss one.
-  if (equals.some((f) => !f) || (index.sort && !sort)) return;
+  if (equals.some((f) => !f) || (index.sort && !sort)) return null;
   const columns = [...(equals as FieldDef[]).map((f) => `(${fieldSql(f)})`)];
   if (sort) columns.push(`(${fieldSql(sort)}) nulls first`, 'id');
   const keys = [...index.equals, ...(index.sort ? [index.sort] : [])].join('_');
   const name = `rr_${screen.resource.name}_${keys}_c`.toLowerCase().slice(0, 63);
-  await db.query(
-    `create index if not exists ${name} on resource_record (org_id, ${columns.join(', ')}) where resource = '${screen.resource.name}'`,
-  );
+  return { name, definition: `(org_id, ${columns.join(', ')})` };
 }
