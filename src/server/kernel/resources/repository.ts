@@ -402,7 +402,11 @@ function hasTrigrams(db: Queryable): Promise<boolean> {
  * - each of `list.indexes`: btree on (org_id, the equality fields, the sort field nulls first, id), so a
  *   work list filtered by state and group and sorted by time reads its page, and its count, off one index.
  */
-export async function ensureIndexes(db: Queryable, screen: ScreenSchema, existing?: ReadonlySet<string>): Promise<void> {
+export async function ensureIndexes(
+  db: Queryable,
+  screen: ScreenSchema,
+  existing?: ReadonlySet<string>,
+): Promise<void> {
   for (const index of await indexesOf(db, screen)) if (!existing?.has(index.name)) await db.query(index.sql);
 }
 
