@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { DEMO_PASSWORD } from '../support/server';
 import { newPage } from '../support/browser';
+import { AXE_SOURCE, once, violations } from '../support/axe';
 import { api, tokenFor } from '../support/client';
 import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
@@ -137,8 +138,8 @@ async function createModel(key: string, diagram?: { nodes: Node[]; flows: Flow[]
 }
 
 /** Signs in as the org 1 administrator on the model list and waits for the given model's row. */
-async function listWith(key: string) {
-  const tab = await newPage(shared.browser);
+async function listWith(key: string, script?: string) {
+  const tab = await newPage(shared.browser, undefined, undefined, script);
   await signIn(tab.page, shared.server.url, 'admin', DEMO_PASSWORD, PAGE);
   await row(tab.page, key).waitFor();
   return tab;
@@ -526,6 +527,17 @@ describe('process model designer (spec 2.4)', () => {
     await agree(lab.page, /将用集团的新版本更新 \d+ 个流程/);
     await note(lab.page, '更新成功');
     await row(lab.page, 'general_inspection').getByText('有新版本 v2').waitFor({ state: 'detached' });
+  });
+
+  it('is usable with a screen reader: axe finds nothing serious in the designer, its palette and properties panel', async () => {
+    await createModel('e2e_axe');
+    const { page } = await listWith('e2e_axe', AXE_SOURCE);
+    await openDesigner(page, 'e2e_axe', '编辑');
+    await select(page, 'startEvent');
+    await append(page, 'append.user-task');
+    await page.locator('#bio-properties-panel-name').waitFor();
+    expect(once(await violations(page, 'designer', '.ant-modal:has([data-testid="designer-canvas"])'))).toEqual([]);
+    await page.context().close();
   });
 
   it('offers exactly the palette of spec 2.4 and names the events created from it 开始, 完成 and 终止', async () => {

@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { newWorkbook } from '../kernel/excel.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { localDateTime } from '../../shared/time.js';
 import type { ChargeLine } from './ledger.js';
@@ -57,7 +58,7 @@ export async function linesWorkbook(
   /** The reader's lab's zone: when each line was recorded, in its local time. */
   timeZone: string,
 ): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   const sheet = book.addWorksheet(locale === 'zh-CN' ? '收费明细' : 'Charge lines');
   sheet.columns = COLUMNS.map(([header, , width], i) => ({
     header: header[locale],

@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { newWorkbook } from '../kernel/excel.js';
 import { t, type Locale } from '../../shared/i18n/messages.js';
 import type { FieldDef, ScreenSchema } from '../../shared/screens/fields.js';
 import { listColumns } from '../../shared/screens/fields.js';
@@ -171,7 +172,7 @@ export async function handoverWorkbook(
   options: { withHandovers: boolean; columns?: string[] },
 ): Promise<Buffer> {
   const { screen, lineScreen, locale } = doc;
-  const workbook = new ExcelJS.Workbook();
+  const workbook = await newWorkbook();
   workbook.creator = 'LIMS';
   if (options.withHandovers)
     addSheet(workbook, t('handover.sheet.handovers', locale), listColumns(screen), set.handovers, locale);

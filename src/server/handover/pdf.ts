@@ -1,5 +1,4 @@
-import PDFDocument from 'pdfkit';
-import { slipFont } from '../kernel/print/fonts.js';
+import { pdfDocument } from '../kernel/print/document.js';
 
 /** One printed document of the handover calls: a title, label/value pairs, a table, then signatures. */
 export interface PrintedPage {
@@ -130,22 +129,13 @@ function drawClosing(doc: Doc, page: PrintedPage, width: number) {
  * Renders pages as one PDF (each handover from a new sheet), A4, in the CJK font; the printing time
  * stands at the foot of every sheet. Answers the file's bytes.
  */
-export function renderPdf(pages: PrintedPage[], options: PrintOptions): Promise<Buffer> {
-  const doc = new PDFDocument({
+export async function renderPdf(pages: PrintedPage[], options: PrintOptions): Promise<Buffer> {
+  const { doc, bytes } = await pdfDocument({
     size: 'A4',
     layout: options.landscape ? 'landscape' : 'portrait',
     margin: MARGIN,
     bufferPages: true,
     info: { Title: options.documentTitle, Creator: 'LIMS' },
-  });
-  // pdfkit takes a parsed fontkit font as well as a file; its type only says file.
-  doc.registerFont('regular', slipFont('regular') as unknown as Buffer);
-  doc.registerFont('bold', slipFont('bold') as unknown as Buffer);
-  const chunks: Buffer[] = [];
-  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-  const done = new Promise<Buffer>((resolve, reject) => {
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
-    doc.on('error', reject);
   });
   const width = doc.page.width - 2 * MARGIN;
   pages.forEach((page, i) => {
@@ -165,5 +155,5 @@ export function renderPdf(pages: PrintedPage[], options: PrintOptions): Promise<
       .text(options.printedAt, MARGIN, doc.page.height - MARGIN, { width, align: 'right', lineBreak: false });
   }
   doc.end();
-  return done;
+  return bytes;
 }

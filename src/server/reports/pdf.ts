@@ -1,6 +1,5 @@
-import PDFDocument from 'pdfkit';
 import type { Locale } from '../../shared/i18n/messages.js';
-import { slipFont } from '../kernel/print/fonts.js';
+import { pdfDocument } from '../kernel/print/document.js';
 import { drawSusceptibility, type IsolateSection } from './susceptibility.js';
 import { tableRow, type TableColumns } from './pdfTable.js';
 
@@ -119,15 +118,14 @@ const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '�
  * the patient and specimen, one line per result with its flag, unit and range (or a pathology report's
  * text), and who signed what when.
  */
-export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
+export async function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
   const w = WORDS[locale];
-  const doc = new PDFDocument({ size: c.paperSize, layout: c.landscape ? 'landscape' : 'portrait', margin: 40 });
-  doc.registerFont('regular', slipFont('regular') as never);
-  doc.registerFont('bold', slipFont('bold') as never);
+  const { doc, bytes } = await pdfDocument({
+    size: c.paperSize,
+    layout: c.landscape ? 'landscape' : 'portrait',
+    margin: 40,
+  });
   doc.info.Title = `${c.title} ${c.reportNo}`;
-  const chunks: Buffer[] = [];
-  doc.on('data', (b: Buffer) => chunks.push(b));
-  const done = new Promise<Buffer>((resolve) => doc.on('end', () => resolve(Buffer.concat(chunks))));
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 
@@ -192,7 +190,7 @@ export function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
   doc.text(`${w.reportedAt}：${c.reportedAt}`);
   doc.moveDown(1).fontSize(7.5).text(w.footer);
   doc.end();
-  return done;
+  return bytes;
 }
 
 /** A stored picture as pdfkit draws it: PNG or JPEG data URLs; anything else is left off the report. */

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { newWorkbook } from '../kernel/excel.js';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
@@ -44,7 +45,7 @@ const WORDS = {
  * the first row naming the columns (barcode, item code, value, in either language).
  */
 export async function readResultFile(bytes: Buffer, fileName: string, locale: Locale): Promise<ResultLine[]> {
-  const book = new ExcelJS.Workbook();
+  const book = await newWorkbook();
   try {
     if (/\.csv$/i.test(fileName)) await book.csv.read(Readable.from(bytes.toString('utf8').replace(/^\uFEFF/, '')));
     else await book.xlsx.load(bytes as unknown as ArrayBuffer);

@@ -1,7 +1,5 @@
-import bwipjs from 'bwip-js/node';
-import PDFDocument from 'pdfkit';
 import type { Locale } from '../../../shared/i18n/messages.js';
-import { slipFont } from './fonts.js';
+import { pdfDocument } from './document.js';
 
 /** What a specimen label shows beside its barcode. */
 export interface LabelData {
@@ -25,9 +23,10 @@ const PAD = 2 * MM;
 /**
  * The barcode as a PNG: Code 128 (tubes) or QR (logistics), rendered by bwip-js, never drawn by hand,
  * on white with the quiet zone scanners need around the bars (ten modules each side): a transparent
- * background reads as black to some readers.
+ * background reads as black to some readers. bwip-js loads with the first barcode, not at server start.
  */
-export function barcodePng(text: string, symbology: Symbology = 'code128'): Promise<Buffer> {
+export async function barcodePng(text: string, symbology: Symbology = 'code128'): Promise<Buffer> {
+  const { default: bwipjs } = await import('bwip-js/node');
   return symbology === 'qr'
     ? bwipjs.toBuffer({ bcid: 'qrcode', text, scale: 4, paddingwidth: 4, paddingheight: 4, backgroundcolor: 'FFFFFF' })
     : bwipjs.toBuffer({
@@ -48,16 +47,15 @@ function oneLine(doc: PDFKit.PDFDocument, s: string, x: number, y: number, width
 
 /** A PDF of label pages, drawn page by page, as bytes. */
 async function labelDocument(title: string, draw: (doc: PDFKit.PDFDocument) => Promise<void>): Promise<Buffer> {
-  const doc = new PDFDocument({ size: [WIDTH, HEIGHT], margin: 0, autoFirstPage: false, info: { Title: title } });
-  doc.registerFont('regular', slipFont('regular') as never);
-  doc.registerFont('bold', slipFont('bold') as never);
-  const chunks: Buffer[] = [];
-  doc.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve) => doc.on('end', () => resolve()));
+  const { doc, bytes } = await pdfDocument({
+    size: [WIDTH, HEIGHT],
+    margin: 0,
+    autoFirstPage: false,
+    info: { Title: title },
+  });
   await draw(doc);
   doc.end();
-  await done;
-  return Buffer.concat(chunks);
+  return bytes;
 }
 
 /** One specimen label per page, sized for the stock, the barcode's digits printed under its bars for the eye. */

@@ -1,4 +1,5 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
+import { newWorkbook } from '../excel.js';
 import type { FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
 import { formFields, listColumns, optionLabel } from '../../../shared/screens/fields.js';
 import { isEmpty, type RecordValues } from '../../../shared/screens/predicate.js';
@@ -39,7 +40,7 @@ export function cellValue(field: FieldDef, record: ApiRecord, locale: Locale): E
 
 /** The filtered list as an .xlsx sheet: the list's columns, headed by their labels, values as shown. */
 export async function exportWorkbook(screen: ScreenSchema, records: ApiRecord[], locale: Locale): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = await newWorkbook();
   const sheet = workbook.addWorksheet(screen.title[locale].slice(0, 31));
   const columns = listColumns(screen);
   sheet.columns = columns.map((f) => ({
@@ -161,7 +162,7 @@ export async function readSheet(
   buffer: Buffer,
   locale: Locale,
 ): Promise<ImportRow[]> {
-  const workbook = new ExcelJS.Workbook();
+  const workbook = await newWorkbook();
   try {
     await workbook.xlsx.load(buffer as unknown as ArrayBuffer);
   } catch {

@@ -88,6 +88,7 @@ export function ElementPanel({
     <>
       <Form.Item label={wt('多实例类型')}>
         <Select
+          aria-label={wt('多实例类型')}
           disabled={readOnly}
           value={miType}
           options={MI_TYPES.map((o) => ({ value: o.value, label: wt(o.label) }))}
@@ -98,6 +99,7 @@ export function ElementPanel({
       {miType !== 'None' && (
         <Form.Item label={wt('通过权重[1-100]')}>
           <InputNumber
+            aria-label={wt('通过权重[1-100]')}
             disabled={readOnly}
             min={1}
             max={100}
@@ -120,6 +122,7 @@ export function ElementPanel({
           help={data.forms.unavailable ? wt('无法读取表单页面') : undefined}
         >
           <Select
+            aria-label={wt('表单(formKey)')}
             disabled={readOnly}
             allowClear
             showSearch
@@ -135,6 +138,7 @@ export function ElementPanel({
           help={data.positions.unavailable ? wt('无法读取实验室岗位') : undefined}
         >
           <Select
+            aria-label={wt('岗位(candidateGroups)')}
             disabled={readOnly}
             mode="multiple"
             data-testid="candidate-groups"
@@ -150,6 +154,7 @@ export function ElementPanel({
           help={data.steps.unavailable ? wt('无法读取标本环节') : wt('完成任务时标本进入此环节')}
         >
           <Select
+            aria-label={wt('标本环节')}
             disabled={readOnly}
             allowClear
             data-testid="specimen-step"
@@ -162,6 +167,7 @@ export function ElementPanel({
         {multiInstance}
         <Form.Item label={wt('优先级[1-100]')}>
           <InputNumber
+            aria-label={wt('优先级[1-100]')}
             disabled={readOnly}
             min={1}
             max={100}
@@ -176,6 +182,7 @@ export function ElementPanel({
       <>
         <Form.Item label={wt('调用流程(calledElement)')}>
           <Input
+            aria-label={wt('调用流程(calledElement)')}
             disabled={readOnly}
             value={str(bo.calledElement)}
             onChange={(e) => update({ calledElement: e.target.value || undefined })}
