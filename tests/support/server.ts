@@ -42,21 +42,23 @@ export function copySchemas(): string {
 const SEEDING_KEYS = ['LIMS_SCHEMA_DIR', 'LIMS_SEED_DEMO', 'LIMS_DEMO_PASSWORD', 'DATABASE_URL'];
 
 /**
- * Fills a new PGlite directory from the run's seeded template (tests/support/data-template.ts) when the
- * server would seed the same data; a server with other seeding settings, or outside vitest, seeds its own.
+ * The run's seeded template (tests/support/data-template.ts) of that kind, when the server would seed the
+ * same data; a server with other seeding settings, or outside vitest, seeds its own.
  */
-export async function copyTemplate(dataDir: string, env: Record<string, string>): Promise<void> {
-  if (!process.env.VITEST || process.env.TEST_DATABASE_URL || SEEDING_KEYS.some((k) => k in env)) return;
-  const { inject } = await import('vitest');
-  const template = inject('pgliteTemplate');
-  if (template) cpSync(template, dataDir, { recursive: true });
-}
-
-/** The run's seeded PostgreSQL database, when the server would seed the same data (as copyTemplate). */
-async function postgresTemplate(env: Record<string, string>): Promise<string | undefined> {
+async function templateFor(
+  kind: 'pgliteTemplate' | 'postgresTemplate',
+  env: Record<string, string>,
+): Promise<string | undefined> {
   if (!process.env.VITEST || SEEDING_KEYS.some((k) => k in env)) return undefined;
   const { inject } = await import('vitest');
-  return inject('postgresTemplate');
+  return inject(kind);
+}
+
+/** Fills a new PGlite directory from the run's template, where there is one. */
+export async function copyTemplate(dataDir: string, env: Record<string, string>): Promise<void> {
+  if (process.env.TEST_DATABASE_URL) return;
+  const template = await templateFor('pgliteTemplate', env);
+  if (template) cpSync(template, dataDir, { recursive: true });
 }
 
 /**
@@ -69,20 +71,23 @@ async function createScratchDatabase(
   env: Record<string, string>,
 ): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `lims_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const template = await postgresTemplate(env);
+  const template = await templateFor('postgresTemplate', env);
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
-      break;
-    } catch (e) {
-      // 55006: the template is being accessed by other users.
-      if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
-      await new Promise((r) => setTimeout(r, 100));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(template ? `create database ${name} template ${template}` : `create database ${name}`);
+        break;
+      } catch (e) {
+        // 55006: the template is being accessed by other users.
+        if ((e as { code?: string }).code !== '55006' || attempt >= 50) throw e;
+        await new Promise((r) => setTimeout(r, 100));
+      }
     }
+  } finally {
+    await admin.end();
   }
-  await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
