@@ -51,7 +51,7 @@ export default defineConfig({
           name: 'api',
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/support/data-template.ts'],
+          globalSetup: ['tests/support/build-server.ts', 'tests/support/data-template.ts'],
           testTimeout: 30_000,
           hookTimeout: 90_000,
         },
@@ -61,7 +61,11 @@ export default defineConfig({
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/support/build-app.ts', 'tests/support/data-template.ts'],
+          globalSetup: [
+            'tests/support/build-app.ts',
+            'tests/support/build-server.ts',
+            'tests/support/data-template.ts',
+          ],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           // expect.poll waits for a condition the page reaches when it gets the CPU: vitest's 1 s default

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: install when node_modules is missing, build the browser app when it is missing or older
-// than its sources, then serve app + API on one port (PORT, default 8080) with the embedded database.
+// `npm start`: install when node_modules is missing, build the browser app and the server when either is
+// missing or older than its sources, then serve app + API on one port (PORT, default 8080) with the
+// embedded database.
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -35,6 +36,12 @@ if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   });
 }
 
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: root, stdio: 'inherit' });
+// The server runs from its one-file build (scripts/build-server.mjs), made again when a source is newer.
+const { buildServer, serverIsStale, SERVER_BUNDLE } = await import('./build-server.mjs');
+if (serverIsStale()) {
+  console.log('Building the server…');
+  await buildServer();
+}
+const server = spawn(process.execPath, ['--enable-source-maps', SERVER_BUNDLE], { cwd: root, stdio: 'inherit' });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 0));

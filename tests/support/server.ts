@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { UNLOGGED_WRITE } from '../../src/server/kernel/audit/unloggedWrites';
+import { serverBundle } from './build-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 export const DEMO_PASSWORD = 'Demo@2026pw';
@@ -126,7 +127,7 @@ const launches = new WeakMap<TestServer, Launch>();
 
 async function launch(l: Launch): Promise<TestServer> {
   const log: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, ['--enable-source-maps', serverBundle], {
     cwd: root,
     env: {
       ...process.env,
@@ -174,7 +175,7 @@ async function launch(l: Launch): Promise<TestServer> {
 }
 
 /**
- * Starts `src/server/main.ts` as its own process on a fresh data directory (PGlite), or on a fresh
+ * Starts the server (`src/server/main.ts`, built by tests/support/build-server.ts) as its own process on a fresh data directory (PGlite), or on a fresh
  * database of the PostgreSQL server named by TEST_DATABASE_URL. Each call gets its own data.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { isTimeZone, processTimeZone } from '../../shared/time.js';
+import { SHIPPED_SCHEMAS } from './paths.js';
 
 /** Everything the server reads from its environment, in one place, with the README's defaults. */
 export interface ServerConfig {
@@ -61,7 +62,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     idleTimeoutSeconds: int(env.LIMS_IDLE_TIMEOUT_SECONDS, 30 * 60),
     tokenTtlSeconds: int(env.LIMS_TOKEN_TTL_SECONDS, 12 * 60 * 60),
     webRoot: path.resolve(env.LIMS_WEB_ROOT || './dist/web'),
-    schemaDir: path.resolve(env.LIMS_SCHEMA_DIR || path.join(import.meta.dirname, '../../../schemas')),
+    schemaDir: path.resolve(env.LIMS_SCHEMA_DIR || SHIPPED_SCHEMAS),
     logLevel: env.LOG_LEVEL || 'info',
     listCountCap: int(env.LIMS_LIST_COUNT_CAP, 10_000),
     trustedProxies: (env.LIMS_TRUSTED_PROXIES ?? '')

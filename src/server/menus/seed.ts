@@ -2,12 +2,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Ajv } from 'ajv';
 import type { Queryable } from '../kernel/db/database.js';
+import { SHIPPED_SCHEMAS } from '../kernel/paths.js';
 import { flattenMenus, type MenuFile, type MenuNode } from '../../shared/menu/types.js';
 
-const SCHEMAS = path.resolve(import.meta.dirname, '../../../schemas');
-
 /** Reads the route tree and checks it against menu.schema.json, naming the file and path of a fault. */
-export async function readMenuFile(schemaDir = SCHEMAS): Promise<MenuNode[]> {
+export async function readMenuFile(schemaDir = SHIPPED_SCHEMAS): Promise<MenuNode[]> {
   const file = path.join(schemaDir, 'menus.json');
   const [text, schema] = await Promise.all([
     readFile(file, 'utf8'),

@@ -5,8 +5,9 @@ import type { ScreenSchema } from '../../../shared/screens/fields.js';
 import { checkScreenFile, type ScreenProblem } from './check.js';
 import { commandProblems, type RouteCheck } from './commands.js';
 import { viewProblems } from './views.js';
+import { SHIPPED_SCHEMAS } from '../paths.js';
 
-export const SCHEMA_DIR = path.resolve(import.meta.dirname, '../../../../schemas');
+export const SCHEMA_DIR = SHIPPED_SCHEMAS;
 
 /**
  * Every screen under schemas/screens/, kept current while the server runs: a changed file is read
