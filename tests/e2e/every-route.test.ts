@@ -2,13 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { newPage } from '../support/browser';
 import { serverAndBrowser } from '../support/e2e';
 import { signIn } from '../support/shell';
-import { LEAVES, visitAll } from '../support/every-route';
+import { allOf, LEAVES, visitAll } from '../support/every-route';
+import { fitAudit } from '../support/screen-fit';
 import { labDay } from '../support/labDay';
 import { AXE_SOURCE, axeAudit, once, violations } from '../support/axe';
 
 /**
  * Issue 6 "done when": every route of the spec 2.2 tree as the administrator (the editor: every-route-editor).
- * The same walk carries issue 23's accessibility check (support/axe.ts): one visit of each route serves both.
+ * The same walk carries issue 23's accessibility check (support/axe.ts) and issue 25's check that each
+ * screen fits a 1440×900 window (support/screen-fit.ts): one visit of each route serves all three.
  */
 const run = serverAndBrowser();
 // The statistics screens count what happened: a small day of the lab, done through the API, gives them rows.
@@ -16,14 +18,16 @@ beforeAll(() => labDay(run.server.url));
 
 describe('every route of spec 2.2', () => {
   it(
-    'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error; axe finds nothing serious on any route, the shell around it, nor in a create dialog',
+    'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error; axe finds nothing serious on any route, the shell around it, nor in a create dialog; at 1440×900 every screen fits (issue 25)',
     { timeout: 900_000 },
     async () => {
       expect(LEAVES.length).toBeGreaterThan(100);
-      const { page, consoleErrors } = await newPage(run.browser, undefined, undefined, AXE_SOURCE);
+      const { page, consoleErrors } = await newPage(run.browser, undefined, { width: 1440, height: 900 }, AXE_SOURCE);
       await signIn(page, run.server.url, 'admin');
       const seen = new Set<string>();
       const axe = axeAudit();
+      // Fit first: on a worksheet it switches from the grid to the list, which axe then checks.
+      const fit = fitAudit('desktop-1440x900');
       const problems = await visitAll(
         page,
         { role: 'admin', labType: 'main' },
@@ -31,11 +35,14 @@ describe('every route of spec 2.2', () => {
         LEAVES,
         seen,
         undefined,
-        axe,
+        allOf(fit, axe),
       );
       expect.soft(problems).toEqual([]);
       expect.soft(axe.dialogChecked).toBe(true);
       expect.soft(once(axe.problems)).toEqual([]);
+      expect.soft(fit.problems).toEqual([]);
+      // Every menu screen was a list but the hand-written and chart-only pages.
+      expect.soft(fit.lists).toBeGreaterThan(110);
       // visitAll names console errors per route; this also catches those of the sign-in before it.
       expect(consoleErrors).toEqual([]);
       await page.context().close();

@@ -138,12 +138,24 @@ export async function settle(page: Page, title: string, timeout = 15_000): Promi
 }
 
 /**
- * More to check on each route while a walk is there (the accessibility check): called once the route
+ * More to check on each route while a walk is there (the accessibility and window-fit checks): called once the route
  * has settled, and with its create dialog open. It keeps what it finds itself.
  */
 export interface RouteAudit {
-  route(page: Page, leaf: Leaf): Promise<void>;
+  route(page: Page, leaf: Leaf, shown: Shown): Promise<void>;
   dialog(page: Page, leaf: Leaf): Promise<void>;
+}
+
+/** Several checks on one walk, each in the order given. */
+export function allOf(...audits: RouteAudit[]): RouteAudit {
+  return {
+    async route(page, leaf, shown) {
+      for (const audit of audits) await audit.route(page, leaf, shown);
+    },
+    async dialog(page, leaf) {
+      for (const audit of audits) await audit.dialog(page, leaf);
+    },
+  };
 }
 
 /**
@@ -230,7 +242,7 @@ export async function visitAll(
     else if (shown.kind === 'emptyTable') problems.push(`${where}: screen ${shown.detail} lists no row`);
     else if (shown.kind === 'loading') problems.push(`${where}: still loading after 15 s`);
     else if (shown.kind === 'placeholder') problems.push(`${where}: only a placeholder`);
-    await audit?.route(page, leaf);
+    await audit?.route(page, leaf, shown);
     let outcome: Outcome = shown.kind;
     if (shown.kind === 'rows') {
       const expected = createExpected(shown.detail, leaf, visitor);
