@@ -2,7 +2,7 @@ import { CAPABILITIES } from './capabilities.js';
 import type { ServerConfig } from './kernel/config.js';
 import { openDatabase, type Database } from './kernel/db/database.js';
 import { migrate } from './kernel/db/migrate.js';
-import { ensureIndexes, existingIndexes } from './kernel/resources/repository.js';
+import { ensureIndexes, ensurePartitions, existingIndexes } from './kernel/resources/repository.js';
 import { ScreenRegistry } from './kernel/screens/registry.js';
 import { seedAlways, seedDemo } from './kernel/seed.js';
 import { readMenuFile } from './menus/seed.js';
@@ -25,6 +25,13 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
     log(`screen schema ${p.file} at ${p.path}: ${p.message}`),
   );
   screens.reload();
+  // Each screen's rows in a partition of their own (a view's are its owner's), made before any is written.
+  const partitionAll = () =>
+    ensurePartitions(
+      db,
+      screens.list().map((screen) => (screens.storageOf(screen) ?? screen).resource.name),
+    );
+  await partitionAll();
   const setup = { screens: screens.list(), schemaDir: config.schemaDir, menus, demoPassword: config.demoPassword };
   await seedAlways(db, CAPABILITIES, setup);
   // Demo rows go through the screens' own validation, so the screens are read first.
@@ -39,7 +46,7 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
       await ensureIndexes(db, stored, existing).catch((e: unknown) => log(String(e)));
     }
   };
-  screens.on('change', () => void indexAll());
+  screens.on('change', () => void partitionAll().then(indexAll, (e: unknown) => log(String(e))));
   await indexAll();
   return { db, screens };
 }

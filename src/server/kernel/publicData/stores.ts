@@ -146,8 +146,8 @@ export function recordStore(screen: ScreenSchema): PublicStore {
     async write(db, orgId, userId, refresh, fresh) {
       for (const { copyId, source } of refresh) {
         await db.query(
-          'update resource_record set data = $2, sync_flag = 1, version = version + 1, updated_by = $3, updated_at = now() where id = $1',
-          [copyId, JSON.stringify(source.data), userId],
+          'update resource_record set data = $2, sync_flag = 1, version = version + 1, updated_by = $3, updated_at = now() where resource = $4 and id = $1',
+          [copyId, JSON.stringify(source.data), userId, name],
         );
       }
       const inserted = await insertCopies(

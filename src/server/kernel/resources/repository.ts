@@ -393,8 +393,21 @@ function hasTrigrams(db: Queryable): Promise<boolean> {
   return known;
 }
 
+/** A resource's partition of resource_record (migration 23), quoted: the name keeps its case. */
+export function partitionOf(resource: string): string {
+  return `"rr$${resource.replaceAll('"', '""')}"`;
+}
+
 /**
- * The indexes of a screen's list queries, made once (idempotent), each partial to the resource:
+ * Gives each of these resources its own partition of resource_record, where it has none: before any
+ * of its rows is written, so they do not land among the other resources' (resource_record_other).
+ */
+export async function ensurePartitions(db: Queryable, resources: Iterable<string>): Promise<void> {
+  await db.query('select ensure_resource_partition(r) from unnest($1::text[]) r', [[...new Set(resources)]]);
+}
+
+/**
+ * The indexes of a screen's list queries, made once (idempotent), each on the resource's partition:
  * - a field with `index`: btree on (org_id, value) for equals / range filters and ascending sorts;
  *   when it is sortable, or the default sort, a second one with nulls first, whose backward scan is the
  *   descending order with empty values last, so a page of 50 reads 50 index entries, not every row;
@@ -411,12 +424,12 @@ export async function ensureIndexes(
 }
 
 /**
- * The names of the indexes on resource_record now: a server start checks its screens' indexes against
+ * The names of the indexes on resource_record's partitions now: a server start checks its screens' indexes against
  * them in one query, instead of one "create index if not exists" per index.
  */
 export async function existingIndexes(db: Queryable): Promise<Set<string>> {
   const rows = await db.query<{ name: string }>(
-    `select indexname as name from pg_indexes where tablename = 'resource_record'`,
+    `select indexname as name from pg_indexes where schemaname = current_schema() and tablename like 'rr$%'`,
   );
   return new Set(rows.map((r) => r.name));
 }
@@ -431,11 +444,10 @@ async function indexesOf(db: Queryable, screen: ScreenSchema): Promise<IndexStat
   const resource = screen.resource.name;
   const name = (field: FieldDef, suffix = '') =>
     `rr_${resource}_${field.key}`.toLowerCase().slice(0, 63 - suffix.length) + suffix;
-  const partial = `where resource = '${resource}'`;
   const sortField = screen.list?.defaultSort?.field;
   const found: IndexStatement[] = [];
   const add = (n: string, definition: string) =>
-    found.push({ name: n, sql: `create index if not exists ${n} on resource_record ${definition} ${partial}` });
+    found.push({ name: n, sql: `create index if not exists ${n} on ${partitionOf(resource)} ${definition}` });
   for (const field of screen.fields) {
     const sorted = field.key === sortField;
     if (!field.index && !sorted) continue;
