@@ -16,6 +16,7 @@ import { statisticsBench } from './statistics';
 import { timersBench } from './timers';
 import { throughputBench } from './throughput';
 import { demoBench } from './demo';
+import buildServer from '../tests/support/build-server';
 
 const benches = {
   auth: authBench,
@@ -34,6 +35,8 @@ const benches = {
 };
 
 async function main() {
+  // The benches' servers run the one-file build (tests/support/server.ts), made here from the sources.
+  buildServer();
   const chosen = process.argv.slice(2).filter((k): k is keyof typeof benches => k in benches);
   for (const key of chosen.length > 0 ? chosen : (Object.keys(benches) as (keyof typeof benches)[])) {
     const bench = benches[key];
