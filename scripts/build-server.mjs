@@ -5,26 +5,17 @@
 //   node scripts/build-server.mjs            build
 //   node scripts/build-server.mjs --if-stale build only when a source under src/server or src/shared is newer
 import { build } from 'esbuild';
-import { existsSync, readdirSync, renameSync, statSync } from 'node:fs';
+import { existsSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestSource } from './newest.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = path.join(root, 'dist/server/main.mjs');
 
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }
-  return latest;
-}
-
 export function serverIsStale() {
   if (!existsSync(SERVER_BUNDLE)) return true;
-  const sources = Math.max(newest(path.join(root, 'src/server')), newest(path.join(root, 'src/shared')));
-  return sources > statSync(SERVER_BUNDLE).mtimeMs;
+  return newestSource(root, ['src/server', 'src/shared']) > statSync(SERVER_BUNDLE).mtimeMs;
 }
 
 /** Writes beside the bundle and renames, so a process starting meanwhile reads the old or the new one whole. */

@@ -3,21 +3,13 @@
 // missing or older than its sources, then serve app + API on one port (PORT, default 8080) with the
 // embedded database.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { newestSource } from './newest.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    latest = Math.max(latest, entry.isDirectory() ? newest(full) : statSync(full).mtimeMs);
-  }
-  return latest;
-}
 
 if (!existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
   console.log('Installing dependencies (npm ci)…');
@@ -25,7 +17,7 @@ if (!existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
 }
 
 const built = path.join(root, 'dist/web/index.html');
-const sources = Math.max(newest(path.join(root, 'src/web')), newest(path.join(root, 'src/shared')));
+const sources = newestSource(root, ['src/web', 'src/shared']);
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Building the browser app…');
   // Whatever NODE_ENV the shell has, the app served is React's production bundle.
