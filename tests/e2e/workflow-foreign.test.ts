@@ -81,7 +81,8 @@ describe('models from elsewhere', () => {
     const key = 'simpleSubProcess';
     const id = await foreignModel(key);
     const { page } = await openDesigner(key);
-    await designer(page).locator('[data-testid="designer-import"]').waitFor();
+    // The button is enabled once the model's own diagram is shown: a file chosen earlier has nothing to go to.
+    await designer(page).locator('[data-testid="designer-import"]:enabled').waitFor();
     await designer(page).locator('input[type="file"]').setInputFiles(fixture('simpleSubProcess.bpmn20.xml'));
     for (const el of ['theStart', 'task', 'theEnd']) await element(page, el).waitFor();
     await button(designer(page), '确定').click();

@@ -239,6 +239,8 @@ export default function Designer({ model, readOnly, onClose }: DesignerProps) {
             <Upload
               accept=".bpmn,.xml,.bpmn20.xml"
               showUploadList={false}
+              // Until the model's own diagram is shown there is no modeler to import into.
+              disabled={!instance}
               beforeUpload={(file) => {
                 void importFile(file);
                 return false;
