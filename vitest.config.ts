@@ -34,28 +34,9 @@ export default defineConfig({
     // each test sets up the lab it checks. Spawned servers inherit this.
     env: { LIMS_DEMO_MONTH: '0' },
     reporters: ['default', './tests/support/summary-reporter.ts'],
+    // e2e first: vitest runs the projects' global set-ups in this order, and the e2e set-up starts the
+    // data template's seeding beside the app's build (tests/support/build-app.ts); api's then finds it made.
     projects: [
-      {
-        test: {
-          name: 'unit',
-          include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
-          environment: 'happy-dom',
-          environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
-          // Some unit tests run SQL on an in-process PGlite or walk every screen file: seconds on a quiet
-          // machine, more beside other work. The timeout is there to end a hang, not to time a test.
-          testTimeout: 60_000,
-        },
-      },
-      {
-        test: {
-          name: 'api',
-          include: ['tests/api/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['tests/support/build-server.ts', 'tests/support/data-template.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 90_000,
-        },
-      },
       {
         test: {
           name: 'e2e',
@@ -71,6 +52,27 @@ export default defineConfig({
           // expect.poll waits for a condition the page reaches when it gets the CPU: vitest's 1 s default
           // fails a slow page on a busy machine as if it were wrong. A poll still ends as soon as it holds.
           expect: { poll: { timeout: 10_000 } },
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/support/build-server.ts', 'tests/support/data-template.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+          environmentOptions: { happyDOM: { url: 'http://localhost:3000/' } },
+          // Some unit tests run SQL on an in-process PGlite or walk every screen file: seconds on a quiet
+          // machine, more beside other work. The timeout is there to end a hang, not to time a test.
+          testTimeout: 60_000,
         },
       },
     ],

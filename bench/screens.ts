@@ -8,7 +8,7 @@ import { copySchemas, startServer, DEMO_PASSWORD } from '../tests/support/server
 import { launchBrowser } from '../tests/support/browser';
 import { api, tokenFor } from '../tests/support/client';
 import { signIn } from '../tests/support/shell';
-import setupBuild from '../tests/support/build-app';
+import { buildWebApp } from '../tests/support/build-app';
 import { ms, msSpread, ratio, spread, type Bench, benchContext } from './measure';
 
 const ROWS = 500;
@@ -209,7 +209,7 @@ async function keystrokeRounds(app: Page, comparators: Page, url: string) {
 export const screenBench: Bench = {
   title: `Screen renderer (production build, headless Chromium; ${ROWS} rows × ${COLUMNS} columns, ${FIELDS}-field dialog)`,
   async run() {
-    setupBuild();
+    await buildWebApp();
     const schemaDir = copySchemas();
     writeFileSync(path.join(schemaDir, 'screens', 'bench-grid.json'), JSON.stringify(gridScreen));
     const [comparators, server, browser] = await Promise.all([

@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import type { Page, Response } from 'playwright-core';
 import { startServer, DEMO_PASSWORD } from '../tests/support/server';
 import { launchBrowser } from '../tests/support/browser';
-import setupBuild, { webRoot } from '../tests/support/build-app';
+import { buildWebApp, webRoot } from '../tests/support/build-app';
 import { ms, type Bench, benchContext } from './measure';
 
 const dist = webRoot;
@@ -80,7 +80,7 @@ function breakdown(files: Fetched[], until: number): [string, string][] {
 export const webBench: Bench = {
   title: 'Browser app (production build, headless Chromium)',
   async run() {
-    setupBuild();
+    await buildWebApp();
     const [server, browser] = await Promise.all([startServer({ LOG_LEVEL: 'error' }), launchBrowser()]);
     try {
       const rows: [string, string][] = [];

@@ -6,7 +6,7 @@ import { build } from 'vite';
 import type { Page } from 'playwright-core';
 import { startServer, DEMO_PASSWORD } from '../tests/support/server';
 import { launchBrowser } from '../tests/support/browser';
-import setupBuild, { webRoot } from '../tests/support/build-app';
+import { buildWebApp, webRoot } from '../tests/support/build-app';
 import { ms, ratio, type Bench, benchContext } from './measure';
 
 const dist = webRoot;
@@ -114,7 +114,7 @@ async function shellHasBpmn(url: string, page: Page): Promise<{ files: number; b
 export const workflowBench: Bench = {
   title: 'Workflow designer (production build, headless Chromium)',
   async run() {
-    setupBuild();
+    await buildWebApp();
     const outDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-bpmn-'));
     await build({
       configFile: false,

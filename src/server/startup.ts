@@ -46,7 +46,11 @@ export async function prepare(config: ServerConfig, log: (message: string) => vo
       await ensureIndexes(db, stored, existing).catch((e: unknown) => log(String(e)));
     }
   };
-  screens.on('change', () => void partitionAll().then(indexAll, (e: unknown) => log(String(e))));
+  screens.on('change', () => {
+    const partitioned = partitionAll();
+    screens.holdRecordsUntil(partitioned);
+    void partitioned.then(indexAll, (e: unknown) => log(String(e)));
+  });
   await indexAll();
   return { db, screens };
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/server/app';
@@ -11,7 +9,7 @@ import type { Database } from '../../src/server/kernel/db/database';
 import { PushHub } from '../../src/server/kernel/push/hub';
 import { prepare } from '../../src/server/startup';
 import { progressOf, runDemoMonth, type MonthResult } from '../../src/server/demo/month';
-import { copyTemplate, DEMO_PASSWORD, GENEROUS_LIMITS } from '../support/server';
+import { DEMO_PASSWORD, freshData, GENEROUS_LIMITS, type FreshData } from '../support/server';
 
 /**
  * Two days of the demo month (issue 19) made through the API, then checked as an inspector would: every
@@ -21,7 +19,7 @@ import { copyTemplate, DEMO_PASSWORD, GENEROUS_LIMITS } from '../support/server'
 type Row = Record<string, unknown>;
 type Transition = { name: string; from: string[]; to: string };
 
-let dataDir: string;
+let data: FreshData;
 let db: Database;
 let app: FastifyInstance;
 let push: PushHub;
@@ -29,18 +27,17 @@ let result: MonthResult;
 const size = { days: 2, perDay: 14, seed: 11 };
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(path.join(tmpdir(), 'lims-demo-month-'));
-  await copyTemplate(dataDir, {});
+  data = await freshData({}, 'lims-demo-month-');
   const config = {
-    ...readConfig({ ...GENEROUS_LIMITS, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
+    ...readConfig({ ...GENEROUS_LIMITS, LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
     logLevel: 'warn',
-    databaseUrl: undefined,
+    databaseUrl: data.databaseUrl,
   };
   const prepared = await prepare(config);
   db = prepared.db;
   const screens = prepared.screens;
   const clock = new LabClock(() => new Date());
-  push = await PushHub.open(db, {});
+  push = await PushHub.open(db, { databaseUrl: data.databaseUrl });
   app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
   result = await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size });
 }, 600_000);
@@ -49,7 +46,8 @@ afterAll(async () => {
   await app?.close();
   await push?.close();
   await db?.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await data?.dropDatabase?.();
+  if (data) rmSync(data.dataDir, { recursive: true, force: true });
 });
 
 const specimenEvents = () =>

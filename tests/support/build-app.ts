@@ -1,6 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { startTemplate } from './data-template';
 
 const root = path.resolve(import.meta.dirname, '../..');
 /** Where the build goes and the test servers serve it from: LIMS_WEB_ROOT, as the server reads it. */
@@ -23,13 +24,26 @@ export function isStale(): boolean {
   return sources > statSync(built).mtimeMs;
 }
 
-export default function setup() {
+/** The e2e project's set-up: the data template is seeded in this process while the app builds in its own. */
+export default async function setup() {
+  if (!isStale()) return;
+  startTemplate();
+  await buildWebApp();
+}
+
+/** Builds the app into `webRoot` where a source is newer than it (the e2e set-up and the benches). */
+export async function buildWebApp(): Promise<void> {
+  if (!isStale()) return;
   // NODE_ENV as vitest sets it ("test") would make vite build React's development bundle: slower, and
   // not the app users get. The tests and the bench drive the production bundle.
-  if (isStale())
-    execFileSync('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir'], {
-      cwd: root,
-      stdio: 'inherit',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
+  const build = spawn('npx', ['vite', 'build', '--logLevel', 'warn', '--outDir', webRoot, '--emptyOutDir'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const code = await new Promise<number | null>((resolve, reject) => {
+    build.once('error', reject);
+    build.once('exit', resolve);
+  });
+  if (code !== 0) throw new Error(`vite build exited with ${code}`);
 }

@@ -59,32 +59,49 @@ async function makePostgresTemplate(adminUrl: string): Promise<string> {
   return name;
 }
 
-async function adminQuery(adminUrl: string, sql: string): Promise<void> {
+async function adminQuery(adminUrl: string, sql: string): Promise<{ datname: string }[]> {
   const pg = (await import('pg')).default;
   const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    return (await client.query<{ datname: string }>(sql)).rows;
   } finally {
     await client.end();
   }
+}
+
+/** Drops the run's template and every scratch database made from it that a test did not drop. */
+async function dropRun(adminUrl: string, template: string): Promise<void> {
+  const left = await adminQuery(adminUrl, `select datname from pg_database where datname like '${template}\\_t\\_%'`);
+  for (const { datname } of left) await adminQuery(adminUrl, `drop database if exists ${datname} with (force)`);
+  await adminQuery(adminUrl, `drop database if exists ${template} with (force)`);
+}
+
+/**
+ * Starts making the run's template, once, and answers it: the app's build (build-app.ts) calls it first,
+ * so the seeding runs in this process while the build runs in its own, on the other core.
+ */
+export function startTemplate(): Shared {
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  const holder = globalThis as { [SHARED]?: Shared };
+  return (holder[SHARED] ??= {
+    dir: adminUrl ? makePostgresTemplate(adminUrl) : makeTemplate(),
+    users: 0,
+  });
 }
 
 /** Global set-up of the api and e2e projects: builds the run's template, on PGlite or on PostgreSQL. */
 export default async function setup(project: TestProject) {
   const adminUrl = process.env.TEST_DATABASE_URL;
   const holder = globalThis as { [SHARED]?: Shared };
-  const shared = (holder[SHARED] ??= {
-    dir: adminUrl ? makePostgresTemplate(adminUrl) : makeTemplate(),
-    users: 0,
-  });
+  const shared = startTemplate();
   shared.users++;
   const made = await shared.dir;
   project.provide(adminUrl ? 'postgresTemplate' : 'pgliteTemplate', made);
   return async () => {
     if (--shared.users > 0) return;
     delete holder[SHARED];
-    if (adminUrl) await adminQuery(adminUrl, `drop database if exists ${made} with (force)`);
+    if (adminUrl) await dropRun(adminUrl, made);
     else rmSync(made, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app';
 import { CAPABILITIES } from '../../src/server/capabilities';
@@ -9,10 +7,11 @@ import { readConfig } from '../../src/server/kernel/config';
 import type { Database } from '../../src/server/kernel/db/database';
 import { prepare } from '../../src/server/startup';
 import { PushHub, silenceLimitSeconds } from '../../src/server/kernel/push/hub';
-import { copyTemplate, DEMO_PASSWORD, GENEROUS_LIMITS } from './server';
+import { DEMO_PASSWORD, freshData, GENEROUS_LIMITS } from './server';
 
 /**
- * The app built in this process, on its own PGlite directory, with a clock the test moves by hand:
+ * The app built in this process, on its own PGlite directory (or scratch PostgreSQL database, on a
+ * PostgreSQL run), with a clock the test moves by hand:
  * for the few behaviours that depend on time passing (the idle limit), which a test must not sleep for.
  */
 export interface InProcessApp {
@@ -29,12 +28,11 @@ export async function startInProcess(
   env: Record<string, string> = {},
   extra: readonly Capability[] = [],
 ): Promise<InProcessApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-inproc-'));
-  await copyTemplate(dataDir, env);
+  const data = await freshData(env, 'lims-inproc-');
   const config = {
-    ...readConfig({ ...GENEROUS_LIMITS, ...env, LIMS_DATA_DIR: dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
+    ...readConfig({ ...GENEROUS_LIMITS, ...env, LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
     logLevel: 'warn',
-    databaseUrl: undefined,
+    databaseUrl: data.databaseUrl,
   };
   const { db, screens } = await prepare(config);
   const clock = {
@@ -43,7 +41,11 @@ export async function startInProcess(
       clock.now = new Date(clock.now.getTime() + seconds * 1000);
     },
   };
-  const push = await PushHub.open(db, { now: () => clock.now, silenceLimitSeconds: silenceLimitSeconds(env) });
+  const push = await PushHub.open(db, {
+    now: () => clock.now,
+    silenceLimitSeconds: silenceLimitSeconds(env),
+    databaseUrl: data.databaseUrl,
+  });
   const app = await buildApp({ db, config, now: () => clock.now, screens, push }, [...CAPABILITIES, ...extra]);
   return {
     app,
@@ -68,7 +70,8 @@ export async function startInProcess(
       await app.close();
       await push.close();
       await db.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await data.dropDatabase?.();
+      rmSync(data.dataDir, { recursive: true, force: true });
     },
   };
 }

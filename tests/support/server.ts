@@ -63,6 +63,16 @@ export async function copyTemplate(dataDir: string, env: Record<string, string>)
 }
 
 /**
+ * Scratch databases of a vitest run are named after its template, so the run's teardown drops any a
+ * test left behind (data-template.ts): a developer's PostgreSQL server does not fill up with them.
+ */
+async function scratchPrefix(): Promise<string> {
+  if (!process.env.VITEST) return `lims_t_${process.pid}_`;
+  const { inject } = await import('vitest');
+  return `${inject('postgresTemplate')}_t_`;
+}
+
+/**
  * A scratch database on the PostgreSQL server of TEST_DATABASE_URL, one per test server: a copy of the
  * run's template where there is one. A copy fails while a session is still connected to the template
  * (the one that seeded it may take a moment to end), so it is tried again.
@@ -71,8 +81,8 @@ async function createScratchDatabase(
   adminUrl: string,
   env: Record<string, string>,
 ): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `lims_t_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const template = await templateFor('postgresTemplate', env);
+  const name = `${await scratchPrefix()}${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
@@ -179,14 +189,31 @@ async function launch(l: Launch): Promise<TestServer> {
  * database of the PostgreSQL server named by TEST_DATABASE_URL. Each call gets its own data.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-test-'));
+  const data = await freshData(env, 'lims-test-');
+  return launch({ env, dataDir: data.dataDir, databaseUrl: data.databaseUrl, dropDatabase: data.dropDatabase });
+}
+
+/** A test's own database: where its PGlite data lives, or the scratch PostgreSQL database it runs on. */
+export interface FreshData {
+  dataDir: string;
+  databaseUrl?: string;
+  dropDatabase?: () => Promise<void>;
+}
+
+/**
+ * A new directory filled from the run's PGlite template, or, on a PostgreSQL run (TEST_DATABASE_URL), an
+ * empty directory and a scratch database copied from the run's PostgreSQL template. Servers built in the
+ * test's own process use it too, so that the PostgreSQL run tests them on PostgreSQL.
+ */
+export async function freshData(env: Record<string, string>, prefix: string): Promise<FreshData> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), prefix));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     await copyTemplate(dataDir, env);
-    return launch({ env, dataDir });
+    return { dataDir };
   }
   const scratch = await createScratchDatabase(adminUrl, env);
-  return launch({ env, dataDir, databaseUrl: scratch.url, dropDatabase: scratch.drop });
+  return { dataDir, databaseUrl: scratch.url, dropDatabase: scratch.drop };
 }
 
 /**

@@ -24,6 +24,10 @@ function followScreens(app: FastifyInstance, kernel: Kernel) {
   app.addHook('onClose', async () => {
     kernel.screens.off('screens', tell);
   });
+  // A screen that just appeared is served at once; its records, once its storage is made.
+  app.addHook('preHandler', async (request) => {
+    if ((request.params as Partial<Params> | undefined)?.resource) await kernel.screens.recordsReady();
+  });
 }
 
 /** An .xlsx answer the browser saves under its name. */

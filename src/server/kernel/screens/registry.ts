@@ -19,6 +19,7 @@ export class ScreenRegistry extends EventEmitter {
   private watcher: FSWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private routeCheck: RouteCheck | undefined;
+  private recordsHeld: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly schemaDir = SCHEMA_DIR) {
     super();
@@ -124,6 +125,20 @@ export class ScreenRegistry extends EventEmitter {
     if ('problem' in result || !this.routeCheck) return result;
     const first = commandProblems(result.screen, this.routeCheck)[0];
     return first ? { problem: { file: path.relative(path.dirname(this.schemaDir), file), ...first } } : result;
+  }
+
+  /**
+   * Calls on the records of the screens wait for `work` (a new screen's storage being made): a screen is
+   * served as soon as its file is read, and a first record written before its storage exists would be
+   * moved under a query of the same moment, which could miss it.
+   */
+  holdRecordsUntil(work: Promise<unknown>): void {
+    this.recordsHeld = work.catch(() => undefined);
+  }
+
+  /** Settles when the records of every screen served can be read and written. */
+  recordsReady(): Promise<unknown> {
+    return this.recordsHeld;
   }
 
   /** Follows the directory; several writes in a row are read once. */
