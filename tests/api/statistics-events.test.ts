@@ -211,6 +211,13 @@ describe('turnaround from event times', () => {
     expect(pick(await figures('inLabTat', `${period}&by=day`), 'count', 'medianMinutes')).toEqual([
       { group: DAY, count: 6, medianMinutes: 180 },
     ]);
+    // By month: the day alone (counted from its tests), and its whole month (from the month's counts).
+    const month = DAY.slice(0, 7);
+    const lastDay = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5, 7)), 0)).getUTCDate();
+    for (const span of [period, `reportedAtFrom=${month}-01&reportedAtTo=${month}-${lastDay}`])
+      expect(pick(await figures('inLabTat', `${span}&by=month`), 'count', 'medianMinutes', 'p90Minutes')).toEqual([
+        { group: month, count: 6, medianMinutes: 180, p90Minutes: 300 },
+      ]);
     expect(await figures('inLabTat', 'reportedAtFrom=2031-03-03')).toEqual([]);
   });
 

@@ -7,7 +7,9 @@ import {
   INTERVALS,
   edgesOf,
   localDate,
+  periodLabel,
   periodSql,
+  periodStartSql,
   wholeDays,
   wholeMonths,
   type Interval,
@@ -210,13 +212,19 @@ export async function turnaround(
   const months = counted && q.by !== 'day' && q.by !== 'week' ? wholeMonths(q.period, q.timeZone) : undefined;
   const tests = [
     ...(months ? [monthCounts(sql, q, which, months)] : []),
-    ...(months ? edgesOf(q.period, months) : [q.period]).map((period) => testRows(sql, q, which, period)),
+    ...(months ? edgesOf(q.period, months) : [q.period]).map((period) => testRows(sql, q, which, period, true)),
   ];
   const { join, value } = targetOf('f.item_id');
-  return db.query<KeyedRow>(
-    percentilesOf(`select f.key, f.minutes, ${value} as target, f.n from (${tests.join(' union all ')}) f ${join}`),
-    sql.values,
+  const figures = percentilesOf(
+    `select f.key, f.minutes, ${value} as target, f.n from (${tests.join(' union all ')}) f ${join}`,
   );
+  // Periods are grouped on as dates and labelled once each: a year by month is 765,000 rows at a
+  // million specimens, and a label made per row cost a third of the call.
+  const labelled = isInterval(q.by)
+    ? `select ${periodLabel('r.key', q.by)} as key, r.count, r."medianMinutes", r."p90Minutes", r."maxMinutes",
+              r."withinTarget", r."targetMinutes" from (${figures}) r`
+    : figures;
+  return db.query<KeyedRow>(labelled, sql.values);
 }
 
 /** Days and weeks are kept for all tests and per item, not per hospital or group (narrowed, they are counted). */
@@ -230,15 +238,15 @@ function narrowed(sql: Sql, q: FactQuery) {
   if (q.item !== undefined) sql.where.push(`f.item_id = ${sql.param(q.item)}`);
 }
 
-/** Each test of the period, one row each (key, item, minutes, n = 1). */
-function testRows(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, period: Period): string {
+/** Each test of the period, one row each (key, item, minutes, n = 1); `dated`: a period's key is its first day. */
+function testRows(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, period: Period, dated = false): string {
   const { start, end } = TURNAROUNDS[which];
   const sql = into.clauses();
   sql.where.push(`f.org_id = ${sql.param(q.orgId)}`, 'not f.cancelled', `f.${start} is not null`);
   sql.within(`f.${end}`, period);
   narrowed(sql, q);
   const key = isInterval(q.by)
-    ? periodSql(`f.${end}`, q.by, q.offsetMinutes)
+    ? (dated ? periodStartSql : periodSql)(`f.${end}`, q.by, q.offsetMinutes)
     : { hospital: 'f.hospital_id', group: 'f.group_id', test: 'f.item_id', specimenType: 'null', purpose: 'null' }[
         q.by
       ];
@@ -255,7 +263,7 @@ function monthCounts(into: Sql, q: FactQuery, which: keyof typeof TURNAROUNDS, m
   narrowed(sql, q);
   const key =
     q.by === 'month'
-      ? `to_char(f.month, 'YYYY-MM')`
+      ? 'f.month'
       : { hospital: 'f.hospital_id', group: 'f.group_id', test: 'f.item_id', specimenType: 'null', purpose: 'null' }[
           q.by as Exclude<Dimension, Interval>
         ];

@@ -58,9 +58,17 @@ const LABEL_FORMAT: Record<Interval, string> = { day: 'YYYY-MM-DD', week: 'YYYY-
  * answer does not depend on the database session's time zone.
  */
 export function periodSql(column: string, interval: Interval, offsetMinutes: number): string {
-  const local = `(${column} at time zone 'UTC') + interval '${Math.trunc(offsetMinutes)} minutes'`;
-  return `to_char(date_trunc('${interval}', ${local}), '${LABEL_FORMAT[interval]}')`;
+  return periodLabel(periodStartSql(column, interval, offsetMinutes), interval);
 }
+
+/** The first day of the lab's period of a time column, as a date: grouped on before it is labelled. */
+export function periodStartSql(column: string, interval: Interval, offsetMinutes: number): string {
+  const local = `(${column} at time zone 'UTC') + interval '${Math.trunc(offsetMinutes)} minutes'`;
+  return `date_trunc('${interval}', ${local})::date`;
+}
+
+/** The label of a period from its first day (periodStartSql): 2025-06 for a month, the day else. */
+export const periodLabel = (start: string, interval: Interval) => `to_char(${start}, '${LABEL_FORMAT[interval]}')`;
 
 /** Minutes the lab's wall clock (its zone; the process's when none is given) is ahead of UTC at that instant. */
 export const offsetAt = (at: Date, timeZone?: string) =>

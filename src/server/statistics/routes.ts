@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import { fieldByKey, optionLabel, type ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from '../kernel/context.js';
+import type { Database } from '../kernel/db/database.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
+import { actorOf } from '../kernel/http/request.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import { screenOf } from '../kernel/resources/commands.js';
 import { exportWorkbook } from '../kernel/resources/excel.js';
@@ -235,25 +237,50 @@ const STATISTICS: Record<string, { resource: string; sort: string; figures: (env
   handoverHandling: { resource: 'statHandoverHandling', sort: 'count,desc', figures: handoverHandling },
 };
 
+/**
+ * A statistic's queries on PostgreSQL, in one transaction with more working memory than the server's
+ * 4 MB default: a year's turnaround histogram at a million specimens then stays a hash aggregate in
+ * memory rather than a sort on disk (1.4 → 0.7 s by month). PGlite's data is a lab's first years, and
+ * its one connection is better not held across a statistic's several queries.
+ */
+function withWorkingMemory<T>(ctx: Kernel, fn: (ctx: Kernel) => Promise<T>): Promise<T> {
+  if (ctx.db.kind !== 'postgres') return fn(ctx);
+  return ctx.db.transaction(async (tx) => {
+    await tx.query(`set local work_mem = '32MB'`);
+    const db: Database = {
+      ...ctx.db,
+      query: (sql, params) => tx.query(sql, params),
+      exec: (sql) => tx.exec(sql),
+      transaction: (work) => work(tx),
+    };
+    return fn({ ...ctx, db });
+  });
+}
+
 /** The statistic a request names, its screen (read permission asked) and the rows of its figures, in order. */
-async function figuresOf(ctx: Kernel, request: FastifyRequest<{ Params: { name: string }; Querystring: Query }>) {
+async function figuresOf(outer: Kernel, request: FastifyRequest<{ Params: { name: string }; Querystring: Query }>) {
   const statistic = STATISTICS[request.params.name];
   if (!statistic) throw notFound();
-  const { screen, actor } = screenOf(ctx, request, statistic.resource, 'read');
+  const { screen, actor } = screenOf(outer, request, statistic.resource, 'read');
+  const rows = await withWorkingMemory(outer, (ctx) => statistic.figures(envOf(ctx, request, actor.orgId)));
+  return { statistic, screen, rows };
+}
+
+function envOf(ctx: Kernel, request: FastifyRequest<{ Querystring: Query }>, orgId: number): Env {
   const query = request.query;
-  const env: Env = {
+  const actor = actorOf(request);
+  return {
     ctx,
-    orgId: actor.orgId,
+    orgId,
     locale: request.locale,
     timeZone: zoneOf(ctx, actor),
     query,
     source: (resource) => screenOf(ctx, request, resource, 'read').screen,
     async records(resource, params) {
       const { screen } = screenOf(ctx, request, resource, 'read');
-      return { screen, records: await ctx.records.filtered(ctx.db, screen, actor.orgId, params, 100_000) };
+      return { screen, records: await ctx.records.filtered(ctx.db, screen, orgId, params, 100_000) };
     },
   };
-  return { statistic, screen, rows: await statistic.figures(env) };
 }
 
 /**
