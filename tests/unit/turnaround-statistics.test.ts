@@ -90,6 +90,13 @@ describe('percentiles from a histogram of minutes', () => {
         )
       )[0]!.m;
     expect([await minutes(3600), await minutes(3601), await minutes(59), await minutes(0)]).toEqual([60, 61, 1, 0]);
+    // To the microsecond, over a test of minutes and one that took over a year.
+    const year = 400 * 86400;
+    expect([await minutes(3600.000001), await minutes(year), await minutes(year + 0.000001)]).toEqual([
+      61,
+      year / 60,
+      year / 60 + 1,
+    ]);
   });
 });
 
