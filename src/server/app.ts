@@ -35,6 +35,7 @@ export async function buildApp(
 ): Promise<FastifyInstance> {
   const kernel = createKernel({ ...base, db: watchWrites(base.db) }, capabilities);
   await kernel.sessions.start();
+  await kernel.reads.start();
   const app = Fastify({
     logger: {
       level: kernel.config.logLevel,
@@ -55,7 +56,9 @@ export async function buildApp(
     clientErrorHandler,
   });
   collectRouteTable(app);
-  app.addHook('onClose', () => kernel.sessions.close());
+  app.addHook('onClose', async () => {
+    await Promise.all([kernel.sessions.close(), kernel.reads.close()]);
+  });
   await installSecurityHeaders(app);
   await installThrottles(app);
   installInputRules(app);

@@ -24,6 +24,11 @@ export interface ServerConfig {
   /** Lists count matching rows up to this many; past it they say "more" (counting a million rows costs ~100 ms). */
   listCountCap: number;
   /**
+   * The longest an answer kept between writes (kernel/db/readCache.ts) is served, in ms: some show the
+   * clock as well as the data. 0 keeps none. Writes, by any process, forget kept answers at once.
+   */
+  readCacheMs: number;
+  /**
    * Proxies (addresses or CIDR ranges, as proxy-addr reads them) whose X-Forwarded-For / -Proto are
    * believed. Empty: the peer address is the client, whatever headers it sends (a client could forge them).
    */
@@ -65,6 +70,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     schemaDir: path.resolve(env.LIMS_SCHEMA_DIR || SHIPPED_SCHEMAS),
     logLevel: env.LOG_LEVEL || 'info',
     listCountCap: int(env.LIMS_LIST_COUNT_CAP, 10_000),
+    readCacheMs: int(env.LIMS_READ_CACHE_MS, 1_000, 0),
     trustedProxies: (env.LIMS_TRUSTED_PROXIES ?? '')
       .split(',')
       .map((s) => s.trim())

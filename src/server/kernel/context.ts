@@ -14,6 +14,7 @@ import { RecordEvents } from './events/events.js';
 import { RecordFiles } from './files/recordFiles.js';
 import { ResourceService } from './resources/service.js';
 import { SessionCache } from './identity/sessionCache.js';
+import { ReadCache } from './db/readCache.js';
 import { dashboardNews, type DashboardPart } from './dashboard/dashboard.js';
 
 /** What the process gives the kernel: the database, the configuration, the clock, screens and push. */
@@ -53,6 +54,8 @@ export interface Kernel extends KernelBase {
   ports: Ports;
   /** Signed-in sessions remembered between calls, forgotten on the database's change notices. */
   sessions: SessionCache;
+  /** Answers of the busiest reads, kept until lab data is next written (by any process). */
+  reads: ReadCache;
   /** The capabilities' parts of the dashboard, in their order. */
   dashboard: DashboardPart[];
 }
@@ -67,7 +70,8 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
   const ports: Partial<Ports> = {};
   const clock = base.clock ?? new LabClock(base.now);
   const sessions = new SessionCache(base.db);
-  const db = sessions.watching(base.db);
+  const reads = new ReadCache(base.db, clock.now, base.config.readCacheMs);
+  const db = reads.watching(sessions.watching(base.db));
   const kernel: Kernel = {
     ...base,
     db,
@@ -83,6 +87,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
     sessions,
+    reads,
     dashboard: [],
   };
   kernel.configKinds.add(timeZoneKind(base.config.timeZone));

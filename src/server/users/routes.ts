@@ -44,8 +44,10 @@ const updateSchema = {
 export async function userRoutes(app: FastifyInstance, ctx: Kernel) {
   const { db } = ctx;
 
+  // Asked by every page the browser opens: kept until lab data (the account, its lock) is next written.
   app.get('/api/user/me', async (request) => {
-    const user = await getUser(db, actorOf(request).id);
+    const id = actorOf(request).id;
+    const user = await ctx.reads.read(`me:${id}`, () => getUser(db, id));
     if (!user) throw notFound();
     return ok(user);
   });

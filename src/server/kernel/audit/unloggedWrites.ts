@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance } from 'fastify';
 import type { Database, Queryable } from '../db/database.js';
+import { tablesWritten } from '../db/writes.js';
 
 /**
  * A safety net under the operation log (domain notes: every write is kept with who, when and what).
@@ -24,15 +25,10 @@ interface Watch {
 }
 const current = new AsyncLocalStorage<Watch>();
 
-// insert into t / update t / delete from t, wherever they stand in a statement (CTEs included), but
-// not "for update" row locks nor "on conflict do update".
-const WRITE = /\b(?:insert\s+into|(?<!\b(?:for|do)\s+)update|delete\s+from)\s+"?([a-z_][a-z0-9_]*)/gi;
-
 function note(sql: string) {
   const watch = current.getStore();
   if (!watch) return;
-  for (const [, table] of sql.matchAll(WRITE)) {
-    const name = table!.toLowerCase();
+  for (const name of tablesWritten(sql)) {
     if (name === 'operation_log') watch.logged = true;
     else if (!BOOKKEEPING.has(name)) watch.tables.add(name);
   }

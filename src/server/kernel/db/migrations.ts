@@ -1330,3 +1330,32 @@ alter function stat_ints(jsonb) parallel safe;
 alter function stat_hour(timestamptz) parallel safe;
 `,
 });
+
+migrations.push({
+  version: 25,
+  name: 'every table of lab data notifies its writes',
+  sql: `
+-- Each server process keeps the answers of its busiest reads (the signed-in user, list pages) until
+-- lab data is next written (db/readCache.ts). A statement trigger on every table tells every process
+-- (channel lims_write, the table named), whichever process or tool wrote: a notice is delivered once per table and transaction,
+-- at its commit, and a rolled-back write tells nobody. Sessions are left out: they move every few
+-- seconds of use and no kept answer shows them. A table made by a later migration calls
+-- notice_writes() on itself (a test lists any that does not).
+create function write_notice() returns trigger language plpgsql as $fn$
+begin
+  perform pg_notify('lims_write', tg_table_name);
+  return null;
+end
+$fn$;
+create function notice_writes(tbl regclass) returns void language plpgsql as $fn$
+begin
+  execute format('create trigger write_notice after insert or update or delete or truncate on %s
+                  for each statement execute function write_notice()', tbl);
+end
+$fn$;
+select notice_writes(c.oid)
+  from pg_class c join pg_namespace n on n.oid = c.relnamespace
+ where n.nspname = current_schema() and c.relkind in ('r', 'p') and not c.relispartition
+   and c.relname <> 'session_token';
+`,
+});

@@ -16,7 +16,11 @@ type Query = Record<string, string | undefined>;
  * server runs, open pages hear at once that their screen file changed (push topic "screens").
  */
 function followScreens(app: FastifyInstance, kernel: Kernel) {
-  const tell = (ids: string[]) => kernel.push.broadcast({ topic: 'screens', ids });
+  // A kept list page was shaped by the screen as it was (its columns, labels and rules).
+  const tell = (ids: string[]) => {
+    kernel.reads.forget();
+    kernel.push.broadcast({ topic: 'screens', ids });
+  };
   app.addHook('onReady', async () => {
     kernel.screens.useRouteCheck((method, url) => app.hasRoute({ method: method as HTTPMethods, url }));
     kernel.screens.on('screens', tell);
@@ -59,10 +63,18 @@ export async function resourceRoutes(app: FastifyInstance, kernel: Kernel) {
   followScreens(app, kernel);
   const idOf = (params: Params) => Number(params.id) || 0;
 
-  app.get<{ Params: Params; Querystring: Query }>('/api/resources/:resource', async (request) => {
+  // A page is the same for the same caller (who, acting as what, in which language) and query until
+  // lab data is next written: kept (kernel.reads), since the same pages are asked for all day.
+  // Kept as the answer's text: making it again is most of a kept page's cost.
+  app.get<{ Params: Params; Querystring: Query }>('/api/resources/:resource', async (request, reply) => {
     const { resource } = request.params;
+    const caller = callerOf(request);
     const reach = { basic: basicOf(request.query), countUpTo: kernel.config.listCountCap };
-    return ok(await resources.list(callerOf(request), resource, request.query, reach));
+    const key = JSON.stringify(['list', resource, caller.actor, caller.locale, Object.entries(request.query).sort()]);
+    const page = await kernel.reads.read(key, async () =>
+      JSON.stringify(ok(await resources.list(caller, resource, request.query, reach))),
+    );
+    return reply.type('application/json; charset=utf-8').send(page);
   });
 
   app.get<{ Params: Params }>('/api/resources/:resource/:id', async (request) =>

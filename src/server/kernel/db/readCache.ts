@@ -1,0 +1,142 @@
+import type { Database, Listening, Queryable } from './database.js';
+import { tablesWritten } from './writes.js';
+
+/** The channel migration 25's statement triggers notify on: some table of lab data was written. */
+export const WRITE_CHANNEL = 'lims_write';
+
+/** Sign-in sessions move every few seconds of use, and no kept answer shows them (the session cache judges tokens). */
+const UNSHOWN = new Set(['session_token']);
+const writesShown = (sql: string) => tablesWritten(sql).some((table) => !UNSHOWN.has(table));
+
+/** A bound on the answers one process keeps; past it the oldest are forgotten. */
+const MOST_ANSWERS = 5_000;
+
+interface Kept {
+  value: unknown;
+  wall: number;
+  lab: number;
+}
+
+/**
+ * Answers of the busiest reads (the signed-in user, the pages of the generic lists), kept until the
+ * next write of lab data (issue 23): fifty users at the bench asking for the same pages queued behind
+ * the one embedded connection. The database stays the judge, as for sessions: migration 25's triggers
+ * notify after every statement that writes a table (sessions aside), every process LISTENs and forgets
+ * all it keeps, and this process forgets at once on its own write statements and at each commit, before
+ * its caller answers. A read that a write overtook is not kept (it may predate the write); nothing is
+ * kept while notices cannot be heard. Kept values are shared: callers must not change them.
+ */
+export class ReadCache {
+  private readonly answers = new Map<string, Kept>();
+  /** Reads under way, shared by the callers asking the same while no write came between. */
+  private readonly reading = new Map<string, { promise: Promise<unknown>; writes: number }>();
+  private listening: Listening | undefined;
+  /** Counts writes heard, so a read that one overtook is not kept. */
+  private writes = 0;
+
+  /**
+   * @param mostAgeMs An answer older than this, by the wall clock or by the lab's, is read afresh: some
+   * answers are of the clock as well as of the data (an account locked until a time, a record's age).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly labNow: () => Date,
+    private readonly mostAgeMs: number,
+  ) {}
+
+  async start(): Promise<void> {
+    const forget = () => this.forget();
+    this.listening = await this.db.listen(WRITE_CHANNEL, forget, forget);
+  }
+
+  async close(): Promise<void> {
+    await this.listening?.close();
+    this.listening = undefined;
+    this.forget();
+  }
+
+  /** Everything kept is read afresh next time: lab data was written, or what shapes answers changed. */
+  forget(): void {
+    this.writes++;
+    this.answers.clear();
+    this.reading.clear();
+  }
+
+  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.listening?.listening || this.mostAgeMs === 0) {
+      // Deaf, writes may go unheard: what was kept before must not outlive it.
+      if (this.answers.size > 0) this.forget();
+      return load();
+    }
+    const wall = performance.now();
+    const lab = this.labNow().getTime();
+    const kept = this.answers.get(key);
+    if (kept && wall - kept.wall < this.mostAgeMs && Math.abs(lab - kept.lab) < this.mostAgeMs) return kept.value as T;
+    const under = this.reading.get(key);
+    if (under && under.writes === this.writes) return under.promise as Promise<T>;
+    const writes = this.writes;
+    const promise = load();
+    this.reading.set(key, { promise, writes });
+    try {
+      const value = await promise;
+      if (writes === this.writes) this.keep(key, { value, wall, lab });
+      return value;
+    } finally {
+      if (this.reading.get(key)?.promise === promise) this.reading.delete(key);
+    }
+  }
+
+  private keep(key: string, kept: Kept): void {
+    this.answers.delete(key);
+    if (this.answers.size >= MOST_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
+    this.answers.set(key, kept);
+  }
+
+  /**
+   * The database as this process's code uses it, forgetting on its own writes before they are
+   * answered: the notice of one's own commit comes back a few milliseconds later on PostgreSQL. Once
+   * when the statement runs (a read under way may have seen it) and again at commit. Writes made by
+   * a function called in a select are heard by their notice alone.
+   */
+  watching(db: Database): Database {
+    const watched = (q: Queryable, wrote: () => void): Queryable => ({
+      query: async <Row>(sql: string, params?: unknown[]) => {
+        if (!writesShown(sql)) return q.query<Row>(sql, params);
+        try {
+          return await q.query<Row>(sql, params);
+        } finally {
+          wrote();
+        }
+      },
+      exec: async (sql) => {
+        try {
+          await q.exec(sql);
+        } finally {
+          this.forget();
+        }
+      },
+    });
+    const now = () => this.forget();
+    return {
+      ...db,
+      ...watched(db, now),
+      transaction: async (fn) => {
+        let wrote = false;
+        try {
+          return await db.transaction((tx) =>
+            fn(
+              watched(tx, () => {
+                wrote = true;
+                now();
+              }),
+            ),
+          );
+        } finally {
+          if (wrote) now();
+        }
+      },
+      close: () => db.close(),
+      listen: (channel, onNotice, onGap) => db.listen(channel, onNotice, onGap),
+    };
+  }
+}
