@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, login, tokenFor } from '../support/client';
+import argon2 from 'argon2';
+import { startInProcess } from '../support/in-process';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -83,4 +85,40 @@ describe('change password (spec 2.5, 5)', () => {
     expect(res.status).toBe(200);
     expect((await login(server.url, 'lab2admin', 'Hand@2026')).status).toBe(200);
   });
+});
+
+describe('a password hashed with older parameters', () => {
+  it('is hashed anew at the next right sign-in (not at a wrong one), and still signs in', async () => {
+    const lims = await startInProcess();
+    try {
+      // The library's defaults (64 MiB, 3 passes, 4 lanes), which accounts made before today's parameters carry.
+      const old = await argon2.hash(DEMO_PASSWORD, { type: argon2.argon2id });
+      await lims.db.query(`update app_user set password_hash = $1 where user_account = 'editor'`, [old]);
+      const stored = async () =>
+        (
+          await lims.db.query<{ hash: string; version: number }>(
+            `select password_hash as hash, version from app_user where user_account = 'editor'`,
+          )
+        )[0]!;
+      const before = await stored();
+      const wrong = await lims.app.inject({
+        method: 'POST',
+        url: '/oauth/token?client_id=laboratory',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({ grant_type: 'password', username: 'editor', password: 'not-it' }).toString(),
+      });
+      expect(wrong.statusCode).toBe(400);
+      expect((await stored()).hash).toBe(old);
+
+      expect((await lims.signIn('editor')).token).toBeTruthy();
+      const after = await stored();
+      expect(after.hash).not.toBe(old);
+      expect(after.hash).toMatch(/^\$argon2id\$v=19\$(?=.*m=19456)(?=.*t=2)(?=.*p=1)/);
+      expect(after.version).toBe(before.version);
+      expect((await lims.signIn('editor')).token).toBeTruthy();
+      expect((await stored()).hash).toBe(after.hash);
+    } finally {
+      await lims.close();
+    }
+  }, 120_000);
 });

@@ -4,9 +4,9 @@ import { checkPasswordChange, type PasswordChange } from '../../shared/password/
 import type { Kernel } from '../kernel/context.js';
 import { badRequest, okMessage, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
-import { findForLogin, passwordHashOf, setPassword, getUser } from '../kernel/identity/accounts.js';
+import { findForLogin, passwordHashOf, rehashPassword, setPassword, getUser } from '../kernel/identity/accounts.js';
 import { clearFailures, guardState, minutesOf, recordFailure } from '../kernel/identity/lockout.js';
-import { hashPassword, verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
+import { hashPassword, isOutdated, verifyNobody, verifyPassword } from '../kernel/identity/passwords.js';
 import { issueToken, revokeToken, revokeUserTokens } from '../kernel/identity/sessions.js';
 import { appendLog } from '../kernel/audit/log.js';
 import { byAddress, throttle } from '../kernel/http/throttle.js';
@@ -81,6 +81,7 @@ async function signIn(
     return refuse(reply, 400, 'invalid_grant', t('login.badCredentials', locale));
   }
   await clearFailures(ctx.db, username);
+  if (isOutdated(account.passwordHash)) await rehashPassword(ctx.db, account.id, await hashPassword(password));
   await audit('login');
   const token = await issueToken(ctx.db, account.id, ctx.wallNow(), ctx.config.tokenTtlSeconds);
   const user = await getUser(ctx.db, account.id);

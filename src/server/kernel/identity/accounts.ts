@@ -94,6 +94,11 @@ export async function setPassword(db: Queryable, id: number, hash: string, passw
   await unlockUser(db, id);
 }
 
+/** The same password hashed anew (passwords.ts isOutdated): not a change of the account, so its version stays. */
+export async function rehashPassword(db: Queryable, id: number, hash: string): Promise<void> {
+  await db.query('update app_user set password_hash = $2 where id = $1', [id, hash]);
+}
+
 export function passwordHashOf(db: Queryable, id: number): Promise<{ passwordHash: string } | undefined> {
   return one(db, 'select password_hash as "passwordHash" from app_user where id = $1', [id]);
 }
