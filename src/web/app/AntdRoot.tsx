@@ -38,6 +38,10 @@ export default function AntdRoot({ children }: { children: ReactNode }) {
           colorPrimary: readablePrimary(primary),
           colorLink: readablePrimary(primary),
           colorError: '#cf1322',
+          // Warning and success text (a designer's lint header, Typography type="warning"/"success") in
+          // antd's gold-9 and green-8: its defaults are 2.9:1 and 3.5:1 on white.
+          colorWarningText: '#874d00',
+          colorSuccessText: '#237804',
           colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
           colorTextDescription: 'rgba(0, 0, 0, 0.62)',
           colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
