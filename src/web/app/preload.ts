@@ -1,19 +1,24 @@
+import { lazyCode } from '../pages/lazyCode';
+import { DashboardPage } from '../pages/registry';
+
+/** antd's root, the shell behind sign-in and the menu pages: loaded after sign-in, or while the user types. */
+export const AntdRoot = lazyCode(() => import('./AntdRoot'));
+export const SignedIn = lazyCode(() => import('./SignedInRoutes'));
+export const MenuPage = lazyCode(() => import('../pages/MenuPage'));
+
 /**
  * The code the first page after sign-in needs (antd's root, the shell, the menu page and the
  * dashboard), fetched while the user types their password, so that signing in waits only for the
- * sign-in and page-entry calls. Vite makes these the same chunks routes.tsx loads lazily.
+ * sign-in and page-entry calls, and the pages render at once (lazyCode.ts).
  */
 let asked: Promise<unknown> | undefined;
 
 export function preloadSignedIn(): Promise<unknown> {
-  asked ??= Promise.all([
-    import('./AntdRoot'),
-    import('./SignedInRoutes'),
-    import('../pages/MenuPage'),
-    import('../dashboard/DashboardPage'),
-  ]).catch(() => {
-    // A chunk that failed now is asked for again when its route renders, which reports the failure.
-    asked = undefined;
-  });
+  asked ??= Promise.all([AntdRoot.preload(), SignedIn.preload(), MenuPage.preload(), DashboardPage.preload()]).catch(
+    () => {
+      // A chunk that failed now is asked for again when its route renders, which reports the failure.
+      asked = undefined;
+    },
+  );
   return asked;
 }

@@ -3,13 +3,10 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { LoginPage } from '../auth/LoginPage';
 import { CONSTANT_PAGES, type ConstantPage } from '../pages/registry';
 import { RequireAuth } from './RequireAuth';
-import { preloadSignedIn } from './preload';
+import { AntdRoot, MenuPage, preloadSignedIn, SignedIn } from './preload';
 
 // The login page ships alone; antd, the shell and the pages load after sign-in (bench: JS per route).
-const AntdRoot = lazy(() => import('./AntdRoot'));
-const SignedIn = lazy(() => import('./SignedInRoutes'));
 const ErrorPage = lazy(() => import('../errors/ErrorPage'));
-const MenuPage = lazy(() => import('../pages/MenuPage'));
 const PagePlaceholder = lazy(() => import('../pages/PagePlaceholder'));
 const Redirect = lazy(() => import('../pages/Redirect'));
 
@@ -27,7 +24,7 @@ const constantRoute = ({ path, component: Page, constant }: ConstantPage) => ({
  * token check and the page-entry flow, then the shell. Menu pages resolve against the user's routes.
  */
 export const router = createBrowserRouter([
-  { path: '/login', element: <LoginPage preload={() => void preloadSignedIn()} /> },
+  { path: '/login', element: <LoginPage preload={preloadSignedIn} /> },
   { path: '/auth-redirect', element: <Navigate to="/login" replace /> },
   { path: '/404', element: withAntd(<ErrorPage status={404} />) },
   { path: '/401', element: withAntd(<ErrorPage status={401} />) },

@@ -22,7 +22,7 @@ function safeRedirect(target: string | null): string {
  * first thing every user downloads, so it stays small; the shell brings antd after sign-in. `preload`
  * fetches the signed-in pages' code, asked for as the user types (routes.tsx gives it).
  */
-export function LoginPage({ preload = () => undefined }: { preload?: () => void }) {
+export function LoginPage({ preload = () => undefined }: { preload?: () => Promise<unknown> | void }) {
   const t = useT();
   const navigate = useNavigate();
   const [params] = useSearchParams();
@@ -49,9 +49,9 @@ export function LoginPage({ preload = () => undefined }: { preload?: () => void 
       const { principal } = await signIn(username, password);
       if (previousUser && previousUser !== String(principal.id)) resetTags();
       // The page-entry calls (spec 4) go out at once, beside the shell's code, instead of after it has
-      // loaded: the shell then opens on data already there. A refusal is shown here, on the login page.
-      preload();
-      await enterPages();
+      // loaded: the shell then opens on data already there, with its code, rendered at once rather than
+      // after a blank page. A refusal is shown here, on the login page.
+      await Promise.all([enterPages(), preload()]);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {
       setError(e instanceof EntryError ? e.message : errorMessage(e, t('login.failed')));

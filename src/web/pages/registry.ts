@@ -1,4 +1,5 @@
-import { createElement, lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { createElement, lazy, type ComponentType } from 'react';
+import { lazyCode } from './lazyCode';
 import type { MenuMeta } from '../../shared/menu/types';
 
 /** What a hand-written page is told: the route's isBasic flag (spec 6: the base organisation's data). */
@@ -6,7 +7,7 @@ export interface PageProps {
   basic: boolean;
 }
 
-export type PageComponent = LazyExoticComponent<ComponentType<PageProps>>;
+export type PageComponent = ComponentType<PageProps>;
 
 /**
  * A page written by hand rather than drawn from a screen schema. The route table, the menu pages and
@@ -36,10 +37,13 @@ const screenPage = (screenId: string): PageComponent =>
 // Both workflow-design routes show the model list (the public platform's and the lab's).
 const ModelListPage = lazy(() => import('../workflow/ModelListPage'));
 
+/** The first page after sign-in: preloaded while the user types (app/preload.ts). */
+export const DashboardPage = lazyCode(() => import('../dashboard/DashboardPage'));
+
 export const PAGES: readonly HandWrittenPage[] = [
   {
     path: '/dashboard',
-    component: lazy(() => import('../dashboard/DashboardPage')),
+    component: DashboardPage,
     constant: { title: title('首页', 'Dashboard'), affix: true },
   },
   {
