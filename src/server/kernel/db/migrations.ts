@@ -1337,10 +1337,10 @@ migrations.push({
   sql: `
 -- Each server process keeps the answers of its busiest reads (the signed-in user, list pages) until
 -- lab data is next written (db/readCache.ts). A statement trigger on every table tells every process
--- (channel lims_write, the table named), whichever process or tool wrote: a notice is delivered once per table and transaction,
--- at its commit, and a rolled-back write tells nobody. Sessions are left out: they move every few
--- seconds of use and no kept answer shows them. A table made by a later migration calls
--- notice_writes() on itself (a test lists any that does not).
+-- (channel lims_write, the table named), whichever process or tool wrote: a notice is delivered once
+-- per table and transaction, at its commit, and a rolled-back write tells nobody. Sessions are left
+-- out: they move every few seconds of use and no kept answer shows them. A table made by a later
+-- migration calls notice_writes() on itself (a test lists any that does not).
 create function write_notice() returns trigger language plpgsql as $fn$
 begin
   perform pg_notify('lims_write', tg_table_name);

@@ -112,7 +112,7 @@ export class ReadCache {
         try {
           await q.exec(sql);
         } finally {
-          this.forget();
+          wrote();
         }
       },
     });
