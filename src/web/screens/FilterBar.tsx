@@ -1,42 +1,18 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Button, DatePicker, Form, Input, Select, Space } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Button, Form, Input, Select, Space } from 'antd';
 import { useSnapshot } from 'valtio';
 import type { FieldDef, ScreenSchema } from '../../shared/screens/fields';
 import type { Locale } from '../../shared/i18n/messages';
 import { dictionaryState } from '../dictionaries/dictionaries';
 import { i18n, useT } from '../i18n';
 import { dataProvider } from './dataProvider';
+import { DATE_RANGE_WIDTH } from './dateRangeWidth';
 
 /**
- * A period filter: [from, to] as the list query's keyFrom / keyTo. A datetime's last day counts whole
- * (a run at 08:00 on the last day is in the period).
+ * The period picker comes with the first screen that filters by a date: antd's date picker is some 30 KB
+ * of script, and most lists (the first a user opens among them) filter by none.
  */
-function DateRangeFilter({
-  field,
-  value,
-  onChange,
-}: {
-  field: FieldDef;
-  value?: unknown;
-  onChange?: (v: unknown) => void;
-}) {
-  const [from, to] = (value as (string | undefined)[] | undefined) ?? [];
-  const end = field.type === 'datetime' ? 'YYYY-MM-DD 23:59:59' : 'YYYY-MM-DD';
-  // A new array each render would reset the picker while the user types the second date.
-  const range = useMemo(
-    (): [Dayjs | null, Dayjs | null] | null => (from || to ? [from ? dayjs(from) : null, to ? dayjs(to) : null] : null),
-    [from, to],
-  );
-  return (
-    <DatePicker.RangePicker
-      value={range}
-      allowEmpty={[true, true]}
-      onChange={(d) => onChange?.(d && (d[0] || d[1]) ? [d[0]?.format('YYYY-MM-DD'), d[1]?.format(end)] : undefined)}
-      style={{ width: 250 }}
-    />
-  );
-}
+const DateRangeFilter = lazy(() => import('./DateRangeFilter'));
 
 /**
  * A reference filter: records of the referenced resource by title, searched as the user types; several
@@ -121,7 +97,12 @@ function FilterControl({
   const { dictionaries } = useSnapshot(dictionaryState);
   // Dates filter by range unless the schema says otherwise (the server's default too).
   if ((field.type === 'date' || field.type === 'datetime') && (field.filter ?? 'range') === 'range')
-    return <DateRangeFilter field={field} {...control} />;
+    return (
+      // Held in the picker's own width while it loads, so the bar does not move.
+      <Suspense fallback={<Input disabled aria-label={field.label[locale]} style={{ width: DATE_RANGE_WIDTH }} />}>
+        <DateRangeFilter field={field} {...control} />
+      </Suspense>
+    );
   if ((field.type === 'reference' && field.reference) || (field.type === 'tree' && field.tree))
     return <ReferenceFilter field={field} locale={locale} {...control} />;
   if (field.type === 'enum' || field.type === 'boolean') {

@@ -1,4 +1,5 @@
-import { Button, Space, Upload } from 'antd';
+import { useRef } from 'react';
+import { Button, Space } from 'antd';
 import { useSnapshot } from 'valtio';
 import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
 import { i18n, useT } from '../i18n';
@@ -23,6 +24,34 @@ interface Props {
   reload: () => void;
 }
 
+/**
+ * A button that asks for one file, by the browser's own file chooser: all an import needs of antd's
+ * Upload (whose list, progress and drop area it never shows), without its code on every list screen.
+ */
+function ImportButton(props: { accept: string; busy: boolean; label: string; onFile: (file: File) => void }) {
+  const input = useRef<HTMLInputElement>(null);
+  // One element: the toolbar's Space would give the hidden input a gap of its own.
+  return (
+    <span>
+      <Button loading={props.busy} onClick={() => input.current?.click()}>
+        {props.label}
+      </Button>
+      <input
+        ref={input}
+        type="file"
+        accept={props.accept}
+        hidden
+        onChange={(e) => {
+          const file = e.target.files?.[0];
+          // Emptied, so that choosing the same file again (after fixing it) imports it again.
+          e.target.value = '';
+          if (file) props.onFile(file);
+        }}
+      />
+    </span>
+  );
+}
+
 /** The buttons above the list: the toolbar's (create, commands, import, export), public data, then the batch ones. */
 export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandState, selected, records, ...on }: Props) {
   const t = useT();
@@ -31,18 +60,14 @@ export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandStat
     <Space className="screen-toolbar" wrap>
       {toolbar.map((a) =>
         a.kind === 'import' ? (
-          <Upload
+          <ImportButton
             key="import"
             // The generic import reads .xlsx; a capability's own import may read CSV too (a results file).
             accept={a.endpoint ? '.xlsx,.csv' : '.xlsx'}
-            showUploadList={false}
-            beforeUpload={(file) => {
-              on.onImport(file, a.endpoint);
-              return false;
-            }}
-          >
-            <Button loading={busy}>{a.label?.[locale] ?? t('screen.import')}</Button>
-          </Upload>
+            busy={busy}
+            label={a.label?.[locale] ?? t('screen.import')}
+            onFile={(file) => on.onImport(file, a.endpoint)}
+          />
         ) : (
           <Button
             key={a.kind + (a.name ?? a.endpoint ?? '')}
