@@ -6,12 +6,15 @@
  * converted to it.
  */
 
-/** Local wall-clock time in the zone (IANA name), or in the process's own zone when none is given. */
-export function localDateTime(d: Date, timeZone?: string): string {
-  if (!timeZone)
-    return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-CA', {
+/**
+ * One formatter per zone, kept: making an Intl.DateTimeFormat costs far more than formatting with it,
+ * and a list answer formats a time for each of its rows.
+ */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+function formatterOf(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', {
       timeZone,
       hourCycle: 'h23',
       year: 'numeric',
@@ -20,7 +23,18 @@ export function localDateTime(d: Date, timeZone?: string): string {
       hour: '2-digit',
       minute: '2-digit',
       second: '2-digit',
-    })
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** Local wall-clock time in the zone (IANA name), or in the process's own zone when none is given. */
+export function localDateTime(d: Date, timeZone?: string): string {
+  if (!timeZone)
+    return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+  const parts = Object.fromEntries(
+    formatterOf(timeZone)
       .formatToParts(d)
       .map((p) => [p.type, p.value]),
   );
