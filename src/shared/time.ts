@@ -45,7 +45,8 @@ export function localDateTime(d: Date, timeZone?: string): string {
 export function isTimeZone(zone: unknown): zone is string {
   if (typeof zone !== 'string' || zone === '' || zone.length > 64) return false;
   try {
-    new Intl.DateTimeFormat('en', { timeZone: zone });
+    // A zone the runtime does not know throws here, and is not kept.
+    formatterOf(zone);
     return true;
   } catch {
     return false;
