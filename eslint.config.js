@@ -79,4 +79,22 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', ignoreRestSiblings: true }],
     },
   },
+  {
+    // Issue 21: a designer test selects a diagram element by its id, never by a point of the screen (a
+    // point lands on a flow's label or a neighbour as layout and zoom move). Rule options replace, so the
+    // rules above are repeated.
+    files: ['tests/e2e/workflow-*.test.ts', 'tests/support/workflow.ts', 'tests/support/bpmnModels.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "CallExpression[callee.name='eval']", message: 'Never evaluate strings.' },
+        { selector: "NewExpression[callee.name='Function']", message: 'Never evaluate strings.' },
+        {
+          selector:
+            "CallExpression[callee.object.property.name='mouse'][callee.property.name=/^(click|dblclick|down)$/]",
+          message: 'Select a diagram element by its id (select() in workflow-designer.test.ts), not by a point.',
+        },
+      ],
+    },
+  },
 );

@@ -54,3 +54,23 @@ describe('import direction', { timeout: 60_000 }, () => {
     expect(problems).toEqual([]);
   });
 });
+
+describe('designer tests (issue 21)', { timeout: 60_000 }, () => {
+  const pixelRule = async (filePath: string, code: string) => {
+    const [result] = await eslint.lintText(code, { filePath });
+    return (result?.messages ?? []).filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  };
+  const click =
+    'export async function probe(page: { mouse: { click(x: number, y: number): Promise<void> } }) {\n  await page.mouse.click(10, 20);\n}\n';
+
+  it('refuses an element selected by a point of the screen', async () => {
+    expect(await pixelRule('tests/e2e/workflow-designer.test.ts', click)).toEqual([
+      expect.stringContaining('by its id'),
+    ]);
+    expect(await pixelRule('tests/support/workflow.ts', click)).toHaveLength(1);
+  });
+
+  it('leaves other tests their clicks at a point', async () => {
+    expect(await pixelRule('tests/e2e/shell-devices.test.ts', click)).toEqual([]);
+  });
+});
