@@ -7,9 +7,11 @@ import { monthSizeOf } from '../src/server/demo/size';
 import { LabClock } from '../src/server/kernel/clock';
 import { readConfig } from '../src/server/kernel/config';
 import { PushHub } from '../src/server/kernel/push/hub';
+import { PeopleFirst } from '../src/server/demo/peopleFirst';
+import type { FastifyInstance } from 'fastify';
 import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';
-import type { Bench } from './measure';
+import { ms, msSpread, spread, type Bench } from './measure';
 import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
 
 /**
@@ -18,6 +20,39 @@ import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
  * the size (DAYSxPER_DAY, default 2x30); the staff and QC set-up before the first specimen is timed apart.
  */
 const SIZE = monthSizeOf(process.env.BENCH_DEMO_MONTH || '2x30', 1)!;
+
+/**
+ * A person at the work list while the month is made: a list page asked every PERSON_PAUSE_MS, its
+ * times kept, as `npm start` runs the generator behind people (PeopleFirst).
+ */
+const PERSON_PAUSE_MS = 300;
+
+function personAtWork(app: FastifyInstance) {
+  const times: number[] = [];
+  let going = true;
+  const done = (async () => {
+    const signIn = await app.inject({
+      method: 'POST',
+      url: '/oauth/token?client_id=laboratory',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `grant_type=password&scope=all&username=editor&password=${encodeURIComponent(DEMO_PASSWORD)}`,
+    });
+    const authorization = `Bearer ${(signIn.json() as { access_token: string }).access_token}`;
+    while (going) {
+      const started = performance.now();
+      await app.inject({ method: 'GET', url: '/api/resources/specimen?page=1&size=50', headers: { authorization } });
+      times.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS));
+    }
+  })();
+  return {
+    async stop() {
+      going = false;
+      await done;
+      return `${msSpread(spread(times))} / ${ms(Math.max(...times))} (${times.length} calls)`;
+    },
+  };
+}
 
 async function generate(databaseUrl: string | undefined): Promise<[string, string][]> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-bench-demo-'));
@@ -29,27 +64,32 @@ async function generate(databaseUrl: string | undefined): Promise<[string, strin
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
   const clock = new LabClock(() => new Date());
   const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
+  const people = new PeopleFirst().watch(app);
   const where = databaseUrl ? 'PostgreSQL' : 'PGlite';
   try {
     const started = performance.now();
     let firstSpecimen = 0;
+    const person = personAtWork(app);
     const result = await runDemoMonth({
       app,
       clock,
       db,
       password: DEMO_PASSWORD,
       size: SIZE,
+      turn: people.turn,
       onProgress: () => {
         firstSpecimen ||= performance.now();
       },
     });
     const seconds = (performance.now() - firstSpecimen) / 1000;
+    const personTimes = await person.stop();
     return [
       [`${where}: staff, QC plans set up`, `${((firstSpecimen - started) / 1000).toFixed(1)} s`],
       [
         `${where}: ${result.specimens} specimens, ${result.results} results, reported`,
         `${seconds.toFixed(1)} s = ${(result.specimens / seconds).toFixed(2)} specimens/s`,
       ],
+      [`${where}: meanwhile a person's list page every ${PERSON_PAUSE_MS} ms, p50 / p95 / max`, personTimes],
     ];
   } finally {
     await app.close();

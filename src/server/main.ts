@@ -3,6 +3,7 @@ import { readConfig } from './kernel/config.js';
 import { LabClock } from './kernel/clock.js';
 import { offerDemoMonth, type Running } from './demo/background.js';
 import { monthSizeOf } from './demo/size.js';
+import { PeopleFirst } from './demo/peopleFirst.js';
 import { PushHub } from './kernel/push/hub.js';
 import { prepare } from './startup.js';
 import { stopWithDeadline } from './shutdown.js';
@@ -18,6 +19,8 @@ async function main() {
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
   const clock = new LabClock(() => new Date());
   const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
+  // Counted from the first request, so the month made in the background gives way to people.
+  const people = demoMonth ? new PeopleFirst().watch(app) : undefined;
 
   // PORT=0 picks a free port (tests); the line below prints the one actually bound.
   const url = await app.listen({ port: config.port, host: config.host });
@@ -33,7 +36,15 @@ async function main() {
   // The demo month runs behind the listening server: the app is usable while it fills.
   let month: Running | undefined;
   if (demoMonth)
-    month = await offerDemoMonth({ app, clock, db, password: config.demoPassword, size: demoMonth, log: console.log });
+    month = await offerDemoMonth({
+      app,
+      clock,
+      db,
+      password: config.demoPassword,
+      size: demoMonth,
+      log: console.log,
+      turn: people?.turn,
+    });
 
   // Requests in flight complete first, within the grace (and background work such as the workflow
   // recovery stops); then the database is closed so nothing is half-written.

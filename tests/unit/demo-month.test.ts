@@ -3,7 +3,7 @@ import { ITEMS, QC } from '../../src/server/demo/catalogue';
 import { firstDayOf, planDay, qcRunsOf, type DayPlan } from '../../src/server/demo/plan';
 import { monthSizeOf } from '../../src/server/demo/size';
 import { byCourier, courierBoxes } from '../../src/server/demo/handovers';
-import { labelRuns } from '../../src/server/demo/lab';
+import { bySpecimens, labelRuns } from '../../src/server/demo/lab';
 
 /**
  * The plan of a generated month (issue 19): the same seed makes the same month, and what it makes
@@ -101,13 +101,13 @@ describe('LIMS_DEMO_MONTH', () => {
   it('reads DAYSxPER_DAY, 0 for none, the default when unset', () => {
     expect(monthSizeOf('3x20', 5)).toEqual({ days: 3, perDay: 20, seed: 5 });
     expect(monthSizeOf('0')).toBeUndefined();
-    expect(monthSizeOf(undefined)).toMatchObject({ days: 30, perDay: 30 });
+    expect(monthSizeOf(undefined)).toMatchObject({ days: 30, perDay: 200 });
   });
 
   it('refuses anything else, saying what it takes', () => {
     for (const bad of ['30', '30x', 'x20', '0x20', '30*20', 'lots'])
       expect(() => monthSizeOf(bad)).toThrow(
-        `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x30) or 0 for no demo month, not "${bad}"`,
+        `LIMS_DEMO_MONTH must be DAYSxPER_DAY (e.g. 30x200) or 0 for no demo month, not "${bad}"`,
       );
   });
 });
@@ -148,5 +148,23 @@ describe('the courier boxes and label runs of a planned day', () => {
       // Batched: fewer runs than tubes on a busy morning.
       expect(runs.length).toBeLessThan(plan.specimens.length * 0.8);
     }
+  });
+});
+
+describe("an approver's batches", () => {
+  it("hold the results of a screenful of specimens, a specimen's results never split", () => {
+    const results = [1, 1, 2, 3, 3, 3, 4, 5, 2].map((n, i) => ({ id: i + 1, barcode: `B${n}` }));
+    const batches = bySpecimens(results, 2);
+    expect(batches.map((b) => b.map((r) => r.barcode))).toEqual([
+      ['B1', 'B1', 'B2', 'B2'],
+      ['B3', 'B3', 'B3', 'B4'],
+      ['B5'],
+    ]);
+    expect(
+      batches
+        .flat()
+        .map((r) => r.id)
+        .sort((a, b) => a - b),
+    ).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 });

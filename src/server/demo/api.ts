@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { GENERATOR_HEADER } from './peopleFirst.js';
 
 /**
  * A member of staff at the API, answered in process (the app's own routes, rules and checks, without a
@@ -26,17 +27,35 @@ function timed(method: string, url: string, started: number) {
   callTimes.set(kind, entry);
 }
 
+/** Where the generator's staff go to work: the app, and whose turn it is (people's first, in the background). */
+export interface Workplace {
+  app: FastifyInstance;
+  /** Resolves when the generator may make its next call. */
+  turn?: () => Promise<void>;
+}
+
 export class Staff {
   private token = '';
 
   constructor(
-    private readonly app: FastifyInstance,
+    private readonly workplace: Workplace,
     readonly account: string,
     private readonly password: string,
   ) {}
 
+  /** The app answers the call in process, once it is the generator's turn. */
+  private async inject(request: {
+    method: 'GET' | 'POST' | 'PUT';
+    url: string;
+    headers: Record<string, string>;
+    payload?: string;
+  }) {
+    await this.workplace.turn?.();
+    return this.workplace.app.inject({ ...request, headers: { ...request.headers, [GENERATOR_HEADER]: '1' } });
+  }
+
   async signIn(): Promise<this> {
-    const res = await this.app.inject({
+    const res = await this.inject({
       method: 'POST',
       url: '/oauth/token?client_id=laboratory',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -59,7 +78,7 @@ export class Staff {
   /** A file the app prints (a PDF of labels): its bytes; a refusal is an error as for any call. */
   async file(url: string): Promise<Buffer> {
     const started = performance.now();
-    const res = await this.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
+    const res = await this.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
     timed('GET', url, started);
     if (res.statusCode !== 200)
       throw new DemoApiError(`${this.account}: GET ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
@@ -69,7 +88,7 @@ export class Staff {
   /** The answer's object; a refusal is an error naming the call and the app's message. */
   async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, again = true): Promise<T> {
     const started = performance.now();
-    const res = await this.app.inject({
+    const res = await this.inject({
       method,
       url,
       headers: {

@@ -16,6 +16,8 @@ export interface Offer {
   password: string;
   size: MonthSize;
   log: (line: string) => void;
+  /** Resolves when the generator may make its next call (PeopleFirst.turn): people are answered first. */
+  turn?: () => Promise<void>;
 }
 
 export interface Running {

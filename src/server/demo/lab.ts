@@ -19,6 +19,23 @@ import { WorkList } from './tasks.js';
 type Rec = { id: number } & Record<string, unknown>;
 type Page = { records: Rec[] };
 
+/**
+ * Specimens whose results an approver signs in one call: a screenful, as a person would. An audit
+ * issues every report it completes inside its transaction, which on the embedded database holds up
+ * everyone else's requests until it commits: a month's round of a hundred specimens would take seconds.
+ */
+const SIGNED_AT_ONCE = 4;
+
+/** Results in batches of the results of up to `size` specimens, a specimen's results never split. */
+export function bySpecimens(results: Rec[], size: number): Rec[][] {
+  const of = new Map<string, Rec[]>();
+  for (const r of results) of.set(String(r.barcode), [...(of.get(String(r.barcode)) ?? []), r]);
+  const groups = [...of.values()];
+  const batches: Rec[][] = [];
+  for (let i = 0; i < groups.length; i += size) batches.push(groups.slice(i, i + size).flat());
+  return batches;
+}
+
 interface Step {
   at: Date;
   run: () => Promise<void>;
@@ -243,8 +260,9 @@ export class LabDay {
 
   /**
    * A round of first review or audit: critical values the tester has phoned through acknowledged
-   * first, then every result waiting signed in one go; should the batch be refused (a QC hold, a rule),
-   * each is tried alone and those refused are left waiting, counted.
+   * first, then every result waiting signed, a screenful of specimens at a time; should a batch be
+   * refused (a QC hold, a rule), each of its results is tried alone and those refused are left
+   * waiting, counted.
    */
   private async approve(step: 'firstReview' | 'audit', status: string, who: Staff) {
     const waiting = (await this.resultsIn(status)).filter((r) => this.barcodes.has(String(r.barcode)));
@@ -255,15 +273,16 @@ export class LabDay {
           criticalNotified: `已电话通知病房护士，${String(r.patientName ?? '')}`,
         });
     const sign = (ids: number[]) => who.post(`/api/results/approve/${step}`, { ids, password: this.password });
-    try {
-      await sign(waiting.map((r) => r.id));
-    } catch {
-      for (const r of waiting)
-        await sign([r.id]).catch((e: unknown) => {
-          this.tally.refused++;
-          this.tally.reasons.add(e instanceof Error ? e.message : String(e));
-        });
-    }
+    for (const batch of bySpecimens(waiting, SIGNED_AT_ONCE))
+      try {
+        await sign(batch.map((r) => r.id));
+      } catch {
+        for (const r of batch)
+          await sign([r.id]).catch((e: unknown) => {
+            this.tally.refused++;
+            this.tally.reasons.add(e instanceof Error ? e.message : String(e));
+          });
+      }
     if (step === 'audit') await this.auditTasks(new Set(waiting.map((r) => String(r.barcode))), who);
   }
 

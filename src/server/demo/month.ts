@@ -22,6 +22,8 @@ export interface MonthRun {
   onProgress?: (done: number, total: number, day: number) => void;
   /** Stops the run after the step in progress (a server shutting down). */
   signal?: AbortSignal;
+  /** Resolves when the next call may be made: in the background, once people are answered (peopleFirst.ts). */
+  turn?: () => Promise<void>;
 }
 
 export interface MonthResult {
@@ -99,7 +101,7 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
   };
   if (progress.finished) return result;
   const first = parseDate(progress.firstDay);
-  const crew = await crewOf(run.app, run.password);
+  const crew = await crewOf({ app: run.app, turn: run.turn }, run.password);
   const refs = await labRefsOf(crew.admin);
   const qcRuns = qcRunsOf(size, first);
   const total = size.days * size.perDay;

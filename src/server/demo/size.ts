@@ -1,22 +1,21 @@
 import type { MonthSize } from './plan.js';
 
 /**
- * The demo month `npm start` offers a fresh lab: 30 days of 30 specimens (900 specimens, some 1,600
- * results, 60 QC runs per plan). A real lab of the demo's kind sees a few hundred a day, but every
- * specimen here goes its whole way through the API (some fifteen calls: registration, a courier's
- * handover for a third of them, the work list's tasks, signed approvals with a password check each, a
- * report PDF). `npm run demo-month -- --days 1 --per-day 50 --timing` measured 0.12–0.36 specimens/s on
- * PGlite on a shared 2-core machine (load 5–10); a CPU profile puts three quarters of the time in the
- * embedded database itself (its file reads and writes), the rest in report PDFs, password checks and
- * the app's own work, so 30 × 200 would keep a small machine busy for many hours. Any size is one
- * command away (npm run demo-month -- --days --per-day).
+ * The demo month `npm start` offers a fresh lab: 30 days of 200 specimens (6,000 specimens, some
+ * 10,000 results, 60 QC runs per plan), a lab of the demo's kind. Every specimen goes its whole way
+ * through the API (registration, labels, a courier's handover for a third of them, the work list's
+ * tasks, signed approvals with a password check each, a report PDF). `npm run demo-month -- --days 3
+ * --per-day 200 --timing` made 3.7 specimens/s on PGlite on a quiet 2-core machine (0.4–0.5 beside a
+ * full test run): some half an hour for the month, behind the app, giving way to people's requests
+ * (peopleFirst.ts). Report PDFs are a third of that time. Any size is one command away
+ * (npm run demo-month -- --days --per-day), or LIMS_DEMO_MONTH.
  */
-export const DEFAULT_MONTH = '30x30';
+export const DEFAULT_MONTH = '30x200';
 export const DEFAULT_SEED = 20_261_126;
 
 export class MonthSizeError extends Error {}
 
-/** LIMS_DEMO_MONTH: `DAYSxPER_DAY` (30x60), or 0 for none. */
+/** LIMS_DEMO_MONTH: `DAYSxPER_DAY` (30x200), or 0 for none. */
 export function monthSizeOf(value: string | undefined, seed = DEFAULT_SEED): MonthSize | undefined {
   const text = (value ?? DEFAULT_MONTH).trim();
   if (text === '0' || text === '') return undefined;

@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { Staff } from './api.js';
+import { Staff, type Workplace } from './api.js';
 
 /**
  * The people of the generated lab (the demo's first lab): the demo accounts at the front desk and
@@ -32,7 +31,7 @@ const HIRED: { account: string; name: string; ability?: 'canTest' | 'canReview' 
 type Page<T> = { records: T[] };
 
 /** Takes on the staff the lab lacks (a restart finds them there) and signs everyone in. */
-export async function crewOf(app: FastifyInstance, password: string): Promise<Crew> {
+export async function crewOf(app: Workplace, password: string): Promise<Crew> {
   const admin = await new Staff(app, 'admin', password).signIn();
   const roles = (await admin.get<Page<{ id: number; code: string }>>('/api/resources/role?size=100')).records;
   const role = roles.find((r) => r.code === 'admin') ?? roles[0];
