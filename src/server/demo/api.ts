@@ -43,7 +43,7 @@ export class Staff {
     private readonly password: string,
   ) {}
 
-  /** The app answers the call in process, once it is the generator's turn. */
+  /** The app answers the call in process, once it is the generator's turn (the wait is not timed). */
   private async inject(request: {
     method: 'GET' | 'POST' | 'PUT';
     url: string;
@@ -51,7 +51,13 @@ export class Staff {
     payload?: string;
   }) {
     await this.workplace.turn?.();
-    return this.workplace.app.inject({ ...request, headers: { ...request.headers, [GENERATOR_HEADER]: '1' } });
+    const started = performance.now();
+    const res = await this.workplace.app.inject({
+      ...request,
+      headers: { ...request.headers, [GENERATOR_HEADER]: '1' },
+    });
+    timed(request.method, request.url, started);
+    return res;
   }
 
   async signIn(): Promise<this> {
@@ -77,9 +83,7 @@ export class Staff {
 
   /** A file the app prints (a PDF of labels): its bytes; a refusal is an error as for any call. */
   async file(url: string): Promise<Buffer> {
-    const started = performance.now();
     const res = await this.inject({ method: 'GET', url, headers: { authorization: `Bearer ${this.token}` } });
-    timed('GET', url, started);
     if (res.statusCode !== 200)
       throw new DemoApiError(`${this.account}: GET ${url} → ${res.statusCode} ${res.body.slice(0, 300)}`);
     return res.rawPayload;
@@ -87,7 +91,6 @@ export class Staff {
 
   /** The answer's object; a refusal is an error naming the call and the app's message. */
   async call<T>(method: 'GET' | 'POST' | 'PUT', url: string, body?: unknown, again = true): Promise<T> {
-    const started = performance.now();
     const res = await this.inject({
       method,
       url,
@@ -97,7 +100,6 @@ export class Staff {
       },
       payload: body === undefined ? undefined : JSON.stringify(body),
     });
-    timed(method, url, started);
     // A session that went idle while this member of staff had nothing to do: signed in again.
     if ((res.statusCode === 511 || res.statusCode === 401) && again) {
       await this.signIn();
