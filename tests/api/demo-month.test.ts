@@ -1,15 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
 import { verifyChain } from '../../src/server/kernel/audit/chain';
 import { LabClock } from '../../src/server/kernel/clock';
-import { readConfig } from '../../src/server/kernel/config';
 import type { Database } from '../../src/server/kernel/db/database';
-import { PushHub } from '../../src/server/kernel/push/hub';
-import { prepare } from '../../src/server/startup';
 import { progressOf, runDemoMonth, type MonthResult } from '../../src/server/demo/month';
-import { DEMO_PASSWORD, freshData, GENEROUS_LIMITS, type FreshData } from '../support/server';
+import { DEMO_PASSWORD } from '../support/server';
+import { makeMonth, type MadeMonth } from '../support/demo-month';
 
 /**
  * Two days of the demo month (issue 19) made through the API, then checked as an inspector would: every
@@ -19,35 +16,19 @@ import { DEMO_PASSWORD, freshData, GENEROUS_LIMITS, type FreshData } from '../su
 type Row = Record<string, unknown>;
 type Transition = { name: string; from: string[]; to: string };
 
-let data: FreshData;
+let month: MadeMonth;
 let db: Database;
 let app: FastifyInstance;
-let push: PushHub;
 let result: MonthResult;
 const size = { days: 2, perDay: 14, seed: 11 };
 
 beforeAll(async () => {
-  data = await freshData({}, 'lims-demo-month-');
-  const config = {
-    ...readConfig({ ...GENEROUS_LIMITS, LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
-    logLevel: 'warn',
-    databaseUrl: data.databaseUrl,
-  };
-  const prepared = await prepare(config);
-  db = prepared.db;
-  const screens = prepared.screens;
-  const clock = new LabClock(() => new Date());
-  push = await PushHub.open(db, { databaseUrl: data.databaseUrl });
-  app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
-  result = await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size });
+  month = await makeMonth(size);
+  ({ db, app, result } = month);
 }, 600_000);
 
 afterAll(async () => {
-  await app?.close();
-  await push?.close();
-  await db?.close();
-  await data?.dropDatabase?.();
-  if (data) rmSync(data.dataDir, { recursive: true, force: true });
+  await month?.dispose();
 });
 
 const specimenEvents = () =>

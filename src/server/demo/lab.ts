@@ -288,8 +288,9 @@ export class LabDay {
 
   private qcSteps(run: PlannedQcRun): Step[] {
     const target = this.refs.qc[run.qc]!;
-    const value = Number((target.mean + run.z * target.sd).toFixed(4));
     const record = async () => {
+      const { mean, sd } = await this.controlTarget(target, run.runAt);
+      const value = Number((mean + run.z * sd).toFixed(4));
       const made = await this.crew.tester.post<Rec>('/api/resources/qcResult', {
         plan: target.plan,
         runAt: localDateTime(run.runAt),
@@ -300,6 +301,20 @@ export class LabDay {
       if (run.violation) await this.conclude(made.id);
     };
     return [{ at: run.runAt, run: record }];
+  }
+
+  /**
+   * The target the lab judges a run of the control against: the one typed from the insert sheet until
+   * the lot has established its own from its first runs (qc/evaluation.ts), that one after. The planned
+   * z-scores are meant against the target in use, or a lot's own narrower spread would turn the calm
+   * month into a streak of rejections.
+   */
+  private async controlTarget(target: LabRefs['qc'][number], runAt: Date): Promise<{ mean: number; sd: number }> {
+    const lot = await this.crew.tester.get<Rec>(`/api/resources/qcMaterial/${target.material}`);
+    const own = typeof lot.establishedMean === 'number' && typeof lot.establishedSd === 'number';
+    return own && localDateTime(runAt) > String(lot.establishedTo)
+      ? { mean: Number(lot.establishedMean), sd: Number(lot.establishedSd) }
+      : target;
   }
 
   /** The violation's conclusion: recalibrated, the control rerun in control, results released. */

@@ -13,7 +13,7 @@ export interface LabRefs {
   specimenTypes: Record<'全血' | '血清', number>;
   rejectReasons: number[];
   /** Per QC spec (catalogue.ts): the plan and its lot's target. */
-  qc: { plan: number; mean: number; sd: number }[];
+  qc: { plan: number; material: number; mean: number; sd: number }[];
   /** The conclusion given to the violation: corrective action taken, results held until the rerun. */
   outOfControl: number;
 }
@@ -62,7 +62,12 @@ async function qcPlanOf(admin: Staff, spec: (typeof QC)[number], westgard: numbe
       startDate: '2020-01-01',
       enabled: true,
     }));
-  return { plan: plan.id, mean: Number(material.targetMean ?? spec.mean), sd: Number(material.targetSd ?? spec.sd) };
+  return {
+    plan: plan.id,
+    material: material.id,
+    mean: Number(material.targetMean ?? spec.mean),
+    sd: Number(material.targetSd ?? spec.sd),
+  };
 }
 
 export async function labRefsOf(admin: Staff): Promise<LabRefs> {
