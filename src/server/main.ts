@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { readConfig } from './kernel/config.js';
 import { LabClock } from './kernel/clock.js';
-import { offerDemoMonth, type Running } from './demo/background.js';
+import { monthToMake, offerDemoMonth, type Running } from './demo/background.js';
 import { monthSizeOf } from './demo/size.js';
 import { PeopleFirst } from './demo/peopleFirst.js';
 import { PushHub } from './kernel/push/hub.js';
@@ -19,8 +19,9 @@ async function main() {
   const push = await PushHub.open(db, { databaseUrl: config.databaseUrl });
   const clock = new LabClock(() => new Date());
   const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
-  // Counted from the first request, so the month made in the background gives way to people.
-  const people = demoMonth ? new PeopleFirst().watch(app) : undefined;
+  // A month to make gives way to people, their requests counted from the first; a lab whose month is
+  // made (most starts) counts nothing.
+  const people = demoMonth && (await monthToMake(db)) ? new PeopleFirst().watch(app) : undefined;
 
   // PORT=0 picks a free port (tests); the line below prints the one actually bound.
   const url = await app.listen({ port: config.port, host: config.host });
@@ -35,15 +36,15 @@ async function main() {
   }
   // The demo month runs behind the listening server: the app is usable while it fills.
   let month: Running | undefined;
-  if (demoMonth)
-    month = await offerDemoMonth({
+  if (demoMonth && people)
+    month = offerDemoMonth({
       app,
       clock,
       db,
       password: config.demoPassword,
       size: demoMonth,
       log: console.log,
-      turn: people?.turn,
+      turn: people.turn,
     });
 
   // Requests in flight complete first, within the grace (and background work such as the workflow

@@ -27,7 +27,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-async function wanted(db: Queryable): Promise<boolean> {
+/** Whether a month is to be made: on a fresh lab, or to finish one cut short. Asked before listening. */
+export async function monthToMake(db: Queryable): Promise<boolean> {
   const progress = await progressOf(db);
   if (progress) return !progress.finished;
   const lived = await db.query(
@@ -36,8 +37,8 @@ async function wanted(db: Queryable): Promise<boolean> {
   return lived.length === 0;
 }
 
-export async function offerDemoMonth(offer: Offer): Promise<Running | undefined> {
-  if (!(await wanted(offer.db))) return undefined;
+/** Starts the month the caller found to be made (monthToMake). */
+export function offerDemoMonth(offer: Offer): Running {
   const controller = new AbortController();
   const { days, perDay } = offer.size;
   offer.log(
