@@ -12,9 +12,6 @@ export default defineConfig({
     outDir: '../../dist/web',
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
-    // Menu icons are imported lazily by name (MenuIcon); the few the shell also imports directly stay
-    // in the shell's chunk, which is what we want, so the warning about them is noise.
-    rolldownOptions: { checks: { ineffectiveDynamicImport: false } },
   },
   server: {
     proxy: {

@@ -115,3 +115,31 @@ describe('JSON answers', () => {
     expect(JSON.parse(answer.body.toString())).toEqual({ status: 'ok' });
   });
 });
+
+describe('the menu icon sprite', () => {
+  it('answers, to anyone and compressed, a symbol per icon the menu names, cached for a day', async () => {
+    // The names the admin's sidebar asks for: every icon of its menu.
+    const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+    const menu = await (
+      await fetch(`${server.url}/api/ui/menu`, { headers: { authorization: `Bearer ${token}` } })
+    ).text();
+    const names = [...new Set([...menu.matchAll(/"icon":"(\w+)"/g)].map((m) => m[1]!))];
+    expect(names.length).toBeGreaterThan(10);
+    const answer = await raw(`/icons/sprite.svg?names=${names.join(',')}`, { 'accept-encoding': 'br' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(answer.headers['content-encoding']).toBe('br');
+    expect(answer.headers['cache-control']).toBe('public, max-age=86400');
+    const svg = decoded(answer);
+    const ids = [...svg.matchAll(/<symbol id="(\w+)" viewBox="[\d ]+">/g)].map((m) => m[1]);
+    expect(ids.sort()).toEqual([...names].sort());
+    expect(svg).toMatch(/<symbol id="\w+" viewBox="[\d ]+"><path d="M/);
+  });
+
+  it('leaves out a name that is no icon, and draws the rest', async () => {
+    const answer = await raw('/icons/sprite.svg?names=NoSuchOutlined,BugOutlined,..%2F..%2Fpackage', {});
+    expect(answer.status).toBe(200);
+    const svg = answer.body.toString();
+    expect([...svg.matchAll(/<symbol id="(\w+)"/g)].map((m) => m[1])).toEqual(['BugOutlined']);
+  });
+});

@@ -138,7 +138,7 @@ describe('finding one’s way', () => {
     await page.context().close();
   });
 
-  it('collapses the sidebar with the hamburger and remembers it across a reload (cookie sidebarStatus)', async () => {
+  it('collapses the sidebar to its icons with the hamburger and remembers it across a reload (cookie sidebarStatus)', async () => {
     const { page } = await newPage(browser);
     await signIn(page, server.url, 'admin');
     const sidebar = page.locator('.sidebar');
@@ -150,6 +150,13 @@ describe('finding one’s way', () => {
     await eventually(() => sidebar.getAttribute('class')).toContain('ant-layout-sider-collapsed');
     await eventually(() => sidebar.evaluate((e) => e.getBoundingClientRect().width)).toBeLessThan(100);
     expect(await cookie(page, 'sidebarStatus')).toBe('0');
+    // Collapsed, the menu is its icons: each one drawn from the server's sprite (an unknown name draws nothing).
+    const drawn = () =>
+      sidebar
+        .locator('.menu-icon use')
+        .evaluateAll((uses) => uses.map((u) => (u as SVGUseElement).getBBox().width > 8 || u.getAttribute('href')));
+    await eventually(async () => (await drawn()).length).toBeGreaterThanOrEqual(3);
+    await eventually(drawn).toEqual((await drawn()).map(() => true));
 
     await page.reload();
     await waitForShell(page);

@@ -99,6 +99,9 @@ export interface ScreenSchema {
   menu?: {
     parentId: number;
     path: string;
+    /**
+     * Name of an Ant Design icon, as menu maintenance accepts it (e.g. ExperimentOutlined).
+     */
     icon?: string;
   };
 }

@@ -9,13 +9,13 @@ import { i18n } from '../i18n';
 import { routeState } from '../permissions/routes';
 import { joinPath, type MenuNode } from '../../shared/menu/types';
 import type { Locale } from '../../shared/i18n/messages';
-import { MenuIcon } from './MenuIcon';
+import { MenuIcon, menuIconSprite } from './MenuIcon';
 
 /** Spec 2.3 / 9: 210 px wide, collapsible, one submenu open at a time. */
 export const SIDEBAR_WIDTH = 210;
 type Item = Required<MenuProps>['items'][number];
 
-function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale): Item[] {
+function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale, sprite: string): Item[] {
   return nodes
     .filter((node) => !node.meta.hidden)
     .map((node): Item => {
@@ -23,9 +23,9 @@ function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale): It
       const children = (node.children ?? []).filter((c) => !c.meta.hidden);
       // A section with a single page shows the page itself, unless it asks to stay a section.
       if (children.length === 1 && !node.meta.alwaysShow && !children[0]!.children) {
-        return toItems(children, fullPath, locale)[0]!;
+        return toItems(children, fullPath, locale, sprite)[0]!;
       }
-      const icon = <MenuIcon name={node.meta.icon} />;
+      const icon = <MenuIcon name={node.meta.icon} sprite={sprite} />;
       const title = node.meta.title[locale];
       // A name longer than the 210 px sidebar (English ones often are) ends in … and shows whole on hover.
       const label = (
@@ -33,7 +33,8 @@ function toItems(nodes: readonly MenuNode[], parent: string, locale: Locale): It
           {title}
         </span>
       );
-      if (children.length > 0) return { key: fullPath, icon, label, children: toItems(children, fullPath, locale) };
+      if (children.length > 0)
+        return { key: fullPath, icon, label, children: toItems(children, fullPath, locale, sprite) };
       return { key: fullPath, icon, label: <Link to={fullPath}>{label}</Link> };
     });
 }
@@ -50,7 +51,10 @@ export function Sidebar() {
   const { locale } = useSnapshot(i18n);
   const { sidebarOpened, device } = useSnapshot(layout);
   const { sidebarLogo } = useSnapshot(settings);
-  const items = useMemo(() => toItems(routes as MenuNode[], '/', locale), [routes, locale]);
+  const items = useMemo(() => {
+    const tree = routes as MenuNode[];
+    return toItems(tree, '/', locale, menuIconSprite(tree));
+  }, [routes, locale]);
   const [openKeys, setOpenKeys] = useState<string[]>(() => ancestors(pathname));
   const [openedFor, setOpenedFor] = useState(pathname);
   // A new page opens its own branch (state adjusted while rendering, not in an effect).
