@@ -22,6 +22,7 @@ import { backupRoutes } from './kernel/backup/routes.js';
 import { resourceRoutes } from './kernel/resources/routes.js';
 import { screenRoutes } from './kernel/screens/routes.js';
 import { dashboardRoutes } from './kernel/dashboard/routes.js';
+import { drawLeftFilesWhenListening } from './kernel/files/recordFiles.js';
 import { installUnloggedWriteWatch, watchWrites } from './kernel/audit/unloggedWrites.js';
 
 /**
@@ -86,6 +87,7 @@ export async function buildApp(
   // A route that does nothing, so benchmarks can tell the framework's cost from ours.
   app.get('/healthz', { config: { public: true } }, async () => ({ status: 'ok' }));
 
+  drawLeftFilesWhenListening(app, kernel.files);
   await app.register(async (scope) => resourceRoutes(scope, kernel));
   await app.register(async (scope) => screenRoutes(scope, kernel));
   await app.register(async (scope) => pushRoutes(scope, kernel));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
+import { openDatabase } from '../../src/server/kernel/db/database';
+import { startServer, databaseUrlOf, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
 import { pdfText } from '../support/pdfText';
@@ -174,5 +175,25 @@ describe('the patient report', () => {
     expect((await admin.post(`/api/reports/${v1!.id}/reissue`)).body.resultMessage).toBe(
       '只有已作废且尚未更正的报告才能重新发布',
     );
+  });
+});
+
+describe("a signature's report PDFs", () => {
+  it('are drawn and kept once the signature is committed, whether or not anyone views them', async () => {
+    const signed = [await auditedBloodCount(), await auditedBloodCount()];
+    const ids = (await Promise.all(signed.map((s) => reportsOf(s.barcode)))).map((r) => r[0]!.id);
+    await server.stop();
+    const db = await openDatabase({ databaseUrl: databaseUrlOf(server), dataDir: server.dataDir });
+    try {
+      const files = await db.query<{ recordId: number; pdf: boolean }>(
+        `select record_id as "recordId", substr(content, 1, 5) = '%PDF-'::bytea as pdf from record_file
+          where resource = 'reportRecord' and record_id = any($1::bigint[]) order by record_id`,
+        [ids],
+      );
+      expect(files.map((f) => [Number(f.recordId), f.pdf])).toEqual(ids.sort((a, b) => a - b).map((id) => [id, true]));
+      expect(await db.query(`select id from record_file_pending`)).toEqual([]);
+    } finally {
+      await db.close();
+    }
   });
 });

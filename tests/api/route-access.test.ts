@@ -318,6 +318,7 @@ const WATCHED = [
   'issued_barcode',
   'record_event',
   'record_file',
+  'record_file_pending',
   'charge_line',
   'operation_log',
 ];

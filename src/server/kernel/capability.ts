@@ -4,6 +4,7 @@ import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from './context.js';
 import type { Queryable } from './db/database.js';
 import type { DashboardPart } from './dashboard/dashboard.js';
+import type { FileDrawer } from './files/recordFiles.js';
 import type { ConfigKind } from './labConfig/kinds.js';
 import type { Ports } from './ports.js';
 import type { HookRegistration } from './resources/hooks.js';
@@ -53,4 +54,6 @@ export interface Capability {
   seed?: CapabilitySeed;
   /** What this capability counts on the user's dashboard (GET /api/dashboard), read from the database. */
   dashboard?(kernel: Kernel): DashboardPart;
+  /** How files it defers to after their step's commit are drawn (kernel/files), by name. */
+  fileDrawers?: Record<string, FileDrawer>;
 }

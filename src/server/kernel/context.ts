@@ -83,7 +83,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
     publicData: new PublicData(db, base.screens),
     records: new RecordStore(base.screens),
     events: new RecordEvents(),
-    files: new RecordFiles(),
+    files: new RecordFiles(db),
     configKinds: new ConfigKinds(),
     ports: ports as Ports,
     sessions,
@@ -98,6 +98,7 @@ export function createKernel(base: KernelBase, capabilities: readonly Capability
       if (table.publicStore) kernel.publicData.useStore(table.resource, table.publicStore(kernel));
     }
     Object.assign(ports, capability.ports?.(kernel));
+    for (const [name, drawer] of Object.entries(capability.fileDrawers ?? {})) kernel.files.drawWith(name, drawer);
   }
   for (const capability of capabilities)
     for (const registration of capability.hooks?.(kernel) ?? []) hooks.add(registration);

@@ -15,6 +15,23 @@ import { labTimeZone } from '../kernel/labConfig/timeZone.js';
 
 export const REPORT = 'reportRecord';
 export const PDF = 'pdf';
+/** The drawer of a report's PDF (kernel/files), from what storeReport keeps. */
+export const REPORT_PDF = 'reportPdf';
+
+interface ReportPdfInput {
+  content: ReportContent;
+  locale: Locale;
+}
+
+export const drawReportPdf = (input: unknown) => {
+  const { content, locale } = input as ReportPdfInput;
+  return reportPdf(content, locale);
+};
+
+/** The PDFs of reports just issued, drawn once their signature is committed and the database is free. */
+export async function drawIssuedReports(kernel: Kernel): Promise<void> {
+  await kernel.files.drawPending();
+}
 
 const TITLE: Record<Locale, string> = { 'zh-CN': '检验报告单', 'en-US': 'Laboratory report' };
 const NOT_AUDITED: Record<Locale, string> = {
@@ -28,8 +45,9 @@ const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))
 
 /**
  * Issues the report of a specimen whose results are all audited: the record (numbered, or the same
- * number one version on when it corrects an invalidated one), its PDF kept as issued, the results
- * published, the specimen reported. In the caller's transaction: all of it, or nothing.
+ * number one version on when it corrects an invalidated one), its content as issued (its PDF drawn from
+ * it once committed: drawIssuedReports), the results published, the specimen reported. In the caller's
+ * transaction: all of it, or nothing.
  */
 export async function issueReport(
   kernel: Kernel,
@@ -188,7 +206,7 @@ export async function reportHead(tx: Queryable, orgId: number, layout: ReportLay
   return { lab: org?.name ?? '', title: layout.title ?? title, logo: layout.logo, seal: layout.seal };
 }
 
-/** A report as issued: its record, its PDF kept unchanged, the log entry and the first event of its history. */
+/** A report as issued: its record, its PDF to draw, the log entry and the first event of its history. */
 export async function storeReport(
   kernel: Kernel,
   tx: Queryable,
@@ -200,13 +218,16 @@ export async function storeReport(
   const orgId = actor.orgId;
   const version = data.reportVersion;
   const row = await kernel.records.insert(tx, REPORT, orgId, data, actor.id);
-  await kernel.files.put(tx, {
+  // The PDF is drawn once the signature is committed (kernel/files): from the content as issued now.
+  const input: ReportPdfInput = { content, locale };
+  await kernel.files.defer(tx, {
     resource: REPORT,
     orgId,
     recordId: row.id,
     kind: PDF,
     contentType: 'application/pdf',
-    content: await reportPdf(content, locale),
+    drawer: REPORT_PDF,
+    input,
     by: actor.id,
   });
   await appendLog(tx, actor, { resource: REPORT, recordId: row.id, action: 'issue', after: data, ip: caller.ip });

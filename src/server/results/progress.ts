@@ -15,24 +15,27 @@ async function moveSpecimen(
   barcode: string,
   from: string,
   step: string,
+  afterCommit: (job: () => Promise<void>) => void,
 ) {
   const [specimen] = await kernel.records.find(tx, 'specimen', caller.actor.orgId, { barcode: [barcode] });
   if (!specimen || specimen.data.status !== from) return;
-  await kernel.resources.transition(caller, 'specimen', specimen.id, step, { tx, system: true });
+  // The specimen's own rules may ask for work once committed (its report's PDF drawn): the result's commit.
+  await kernel.resources.transition(caller, 'specimen', specimen.id, step, { tx, system: true, afterCommit });
 }
 
 export const specimenProgress: HookRegistration = {
   resource: 'inspectionResult',
   order: 800,
   hooks: {
-    async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
+    async afterWrite({ tx, kernel, actor, locale, ip, transition, afterCommit }, row) {
       const caller = { actor, locale, ip };
       const barcode = String(row.data.barcode);
-      if (transition === 'record') await moveSpecimen(kernel, tx, caller, barcode, 'received', 'startTesting');
+      if (transition === 'record')
+        await moveSpecimen(kernel, tx, caller, barcode, 'received', 'startTesting', afterCommit);
       if (transition !== 'audit' && transition !== 'autoVerify') return;
       const results = await kernel.records.find(tx, 'inspectionResult', row.orgId, { barcode: [barcode] });
       if (results.every((r) => r.data.status === 'audited'))
-        await moveSpecimen(kernel, tx, caller, barcode, 'inTesting', 'review');
+        await moveSpecimen(kernel, tx, caller, barcode, 'inTesting', 'review', afterCommit);
     },
   },
 };
