@@ -11,7 +11,7 @@ import { PeopleFirst } from '../src/server/demo/peopleFirst';
 import type { FastifyInstance } from 'fastify';
 import { prepare } from '../src/server/startup';
 import { DEMO_PASSWORD } from '../tests/support/server';
-import { ms, msSpread, spread, type Bench } from './measure';
+import { ms, msSpread, personReading, spread, type Bench } from './measure';
 import { answers, POSTGRES_ADMIN_URL, scratchDatabase } from './resources';
 
 /**
@@ -27,28 +27,21 @@ const SIZE = monthSizeOf(process.env.BENCH_DEMO_MONTH || '2x30', 1)!;
  */
 const PERSON_PAUSE_MS = 300;
 
-function personAtWork(app: FastifyInstance) {
-  const times: number[] = [];
-  let going = true;
-  const done = (async () => {
-    const signIn = await app.inject({
-      method: 'POST',
-      url: '/oauth/token?client_id=laboratory',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: `grant_type=password&scope=all&username=editor&password=${encodeURIComponent(DEMO_PASSWORD)}`,
-    });
-    const authorization = `Bearer ${(signIn.json() as { access_token: string }).access_token}`;
-    while (going) {
-      const started = performance.now();
-      await app.inject({ method: 'GET', url: '/api/resources/specimen?page=1&size=50', headers: { authorization } });
-      times.push(performance.now() - started);
-      await new Promise((resolve) => setTimeout(resolve, PERSON_PAUSE_MS));
-    }
-  })();
+async function personAtWork(app: FastifyInstance) {
+  const signIn = await app.inject({
+    method: 'POST',
+    url: '/oauth/token?client_id=laboratory',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `grant_type=password&scope=all&username=editor&password=${encodeURIComponent(DEMO_PASSWORD)}`,
+  });
+  const authorization = `Bearer ${(signIn.json() as { access_token: string }).access_token}`;
+  const person = personReading(
+    () => app.inject({ method: 'GET', url: '/api/resources/specimen?page=1&size=50', headers: { authorization } }),
+    PERSON_PAUSE_MS,
+  );
   return {
     async stop() {
-      going = false;
-      await done;
+      const times = await person.stop();
       return `${msSpread(spread(times))} / ${ms(Math.max(...times))} (${times.length} calls)`;
     },
   };
@@ -69,7 +62,7 @@ async function generate(databaseUrl: string | undefined): Promise<[string, strin
   try {
     const started = performance.now();
     let firstSpecimen = 0;
-    const person = personAtWork(app);
+    const person = await personAtWork(app);
     const result = await runDemoMonth({
       app,
       clock,

@@ -38,6 +38,30 @@ export function spread(samples: number[]): Spread {
 /** A spread as the bench prints it: "p50 / p95". */
 export const msSpread = (s: Spread) => `${ms(s.p50)} / ${ms(s.p95)}`;
 
+/**
+ * A person reading a page again and again, pauseMs apart, while the lab's work runs beside: stop() ends
+ * the reading and answers each read's time, fastest first.
+ */
+export function personReading(read: (n: number) => Promise<unknown>, pauseMs: number) {
+  const times: number[] = [];
+  let going = true;
+  const done = (async () => {
+    for (let n = 0; going; n++) {
+      const started = performance.now();
+      await read(n);
+      times.push(performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    }
+  })();
+  return {
+    async stop(): Promise<number[]> {
+      going = false;
+      await done;
+      return times.sort((a, b) => a - b);
+    },
+  };
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);

@@ -3,7 +3,7 @@ import { api, tokenFor } from '../tests/support/client';
 import { enterSpecimens } from '../tests/support/specimens';
 import { grantAuthority, idByName } from '../tests/support/results';
 import { createRole, createUser, STAFF_PASSWORD } from '../tests/support/workflow';
-import { ms, type Bench } from './measure';
+import { ms, personReading, type Bench } from './measure';
 import { openBenchServer } from './resources';
 
 const SPECIMENS = Number(process.env.BENCH_WORKSHEET_SPECIMENS) || 96;
@@ -77,23 +77,12 @@ function highValue(result: Pending, i: number): string {
  * How long a call takes, and how long another person's list page waits meanwhile (read every 50 ms):
  * on the embedded database a long transaction makes everyone wait.
  */
-async function whileAPersonReads(url: string, admin: Client, call: () => Promise<unknown>) {
-  const waits: number[] = [];
-  let done = false;
-  const person = (async () => {
-    for (let n = 0; !done; n++) {
-      const start = performance.now();
-      await admin.get(`/api/resources/specimen?size=20&page=${1 + (n % 3)}`);
-      waits.push(performance.now() - start);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  })();
+async function whileAPersonReads(admin: Client, call: () => Promise<unknown>) {
+  const person = personReading((n) => admin.get(`/api/resources/specimen?size=20&page=${1 + (n % 3)}`), 50);
   const start = performance.now();
   await call();
   const took = performance.now() - start;
-  done = true;
-  await person;
-  return { took, waits: waits.sort((a, b) => a - b) };
+  return { took, waits: await person.stop() };
 }
 
 /**
@@ -137,7 +126,7 @@ export const resultsBench: Bench = {
         if (signed.body.resultCode !== 200) throw new Error(`signature refused: ${signed.body.resultMessage}`);
       }
       const reporting = performance.now() - reportStart;
-      const { took, waits } = await whileAPersonReads(url, admin, async () => {
+      const { took, waits } = await whileAPersonReads(admin, async () => {
         const signed = await auditor.post('/api/results/approve/audit', {
           ids: ids.slice(half),
           password: STAFF_PASSWORD,
