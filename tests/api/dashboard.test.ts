@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, login } from '../support/client';
 import { DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
-import { openTab } from '../support/pushSocket';
+import { openTab, type Tab } from '../support/pushSocket';
+import { enterSpecimens } from '../support/specimens';
 import { grantAuthority, idByName } from '../support/results';
 import { createUser, STAFF_PASSWORD } from '../support/workflow';
 import type { Dashboard, DashboardTile } from '../../src/shared/dashboard/types';
@@ -60,6 +61,17 @@ async function enterSpecimen(purposeName?: string): Promise<string> {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.resultObject.barcode;
+}
+
+/** The next dashboard news a tab hears (alerts on the same channel passed over); a failure after 10 s of silence. */
+async function nextNews(tab: Tab): Promise<Record<string, unknown>> {
+  for (;;) {
+    const silence = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error('no dashboard news within 10 s')), 10_000).unref(),
+    );
+    const news = JSON.parse(await Promise.race([tab.nextMessage(), silence])) as Record<string, unknown>;
+    if ('topic' in news) return news;
+  }
 }
 
 /**
@@ -175,6 +187,28 @@ describe('GET /api/dashboard', () => {
       let news: Record<string, unknown> = {};
       while (!('topic' in news)) news = JSON.parse(await tab.nextMessage()) as Record<string, unknown>;
       expect(news).toEqual({ topic: 'dashboard', orgId: 1 });
+    } finally {
+      tab.socket.close();
+    }
+  });
+
+  it('tells them too when specimens move by a step of another record: a handover sending them', async () => {
+    const admin = await as('admin');
+    const [barcode] = await enterSpecimens(admin, 1);
+    const { id, token } = await signIn('admin');
+    // Opened after the entry answered: the entry's own news was sent before, and is not in this tab.
+    const tab = await openTab(server.url, id, token);
+    try {
+      const sent = await admin.post<{ id: number }>('/api/resources/handoverRecord', {
+        fromSite: '前处理组',
+        toGroup: 'bio',
+        storage: 'cold',
+        barcodes: barcode,
+      });
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+      const specimen = await admin.get<{ records: { status: string }[] }>(`/api/resources/specimen?barcode=${barcode}`);
+      expect(specimen.body.resultObject.records[0]?.status).toBe('inTransit');
+      expect(await nextNews(tab)).toEqual({ topic: 'dashboard', orgId: 1 });
     } finally {
       tab.socket.close();
     }

@@ -18,7 +18,7 @@ const probe: Capability = {
     {
       resource: 'specimenType',
       hooks: {
-        async afterWrite({ tx, kernel, actor, afterCommit }, row) {
+        async afterWrite({ tx, kernel, actor }, row) {
           const f = { resource: 'specimenType', orgId: row.orgId, recordId: row.id, kind: 'note', by: actor.id };
           await kernel.files.defer(tx, {
             ...f,
@@ -27,7 +27,6 @@ const probe: Capability = {
             input: { text: `type ${String(row.data.code)}` },
           });
           if (row.data.code === 'FAILS') throw new Error('the step fails after keeping its file');
-          afterCommit(() => kernel.files.drawPending().then(() => undefined));
         },
       },
     },

@@ -35,7 +35,7 @@ export const oneTableInUse: HookRegistration = {
       if (rows.length === 0) refused(MICRO_MESSAGES.noTable, locale, { guideline, version }, 'tableVersion');
       return { ...data, tableVersion: version };
     },
-    async afterWrite({ tx, kernel, actor, locale, ip, afterCommit }, row) {
+    async afterWrite({ tx, kernel, actor, locale, ip }, row) {
       if (row.data.inUse !== true) return;
       const others = await kernel.records.find(tx, 'susceptibilitySetting', actor.orgId, { inUse: true });
       for (const other of others.filter((o) => o.id !== row.id))
@@ -44,7 +44,7 @@ export const oneTableInUse: HookRegistration = {
           'susceptibilitySetting',
           other.id,
           { version: other.version, inUse: false },
-          { tx, afterCommit },
+          { tx },
         );
     },
   },

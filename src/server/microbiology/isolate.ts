@@ -57,7 +57,7 @@ async function checkIsolate(ctx: WriteContext, data: RecordValues): Promise<Reco
 async function followIsolate(ctx: WriteContext, row: StoredRecord): Promise<void> {
   const { tx, kernel, actor, locale, ip, current } = ctx;
   const caller = { actor, locale, ip };
-  const reach = { tx, afterCommit: ctx.afterCommit };
+  const reach = { tx };
   const results = await kernel.records.find(tx, 'susceptibilityResult', actor.orgId, { isolate: row.id });
   if (current && current.data.species !== row.data.species)
     for (const result of results)

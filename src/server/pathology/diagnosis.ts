@@ -6,16 +6,12 @@ const EDITABLE = new Set(['draft', 'amended']);
 
 /** Moves the diagnosis's case along with it (diagnosing, signed out, amended), as the pathologist's step. */
 async function moveCase(ctx: WriteContext, row: StoredRecord, name: 'diagnose' | 'signOut' | 'amend') {
-  const { tx, kernel, actor, locale, ip, afterCommit } = ctx;
+  const { tx, kernel, actor, locale, ip } = ctx;
   const c = await kernel.records.get(tx, 'pathologySampling', row.orgId, row.data.case);
   if (!c) return;
   const from = { diagnose: ['sampled', 'processing'], signOut: ['diagnosing'], amend: ['signedOut'] }[name];
   if (from.includes(String(c.data.status)))
-    await kernel.resources.transition({ actor, locale, ip }, 'pathologySampling', c.id, name, {
-      tx,
-      system: true,
-      afterCommit,
-    });
+    await kernel.resources.transition({ actor, locale, ip }, 'pathologySampling', c.id, name, { tx, system: true });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Capability } from '../kernel/capability.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
-import { drawIssuedReports, drawReportPdf, issueReport, REPORT_PDF } from './issue.js';
+import { drawReportPdf, issueReport, REPORT_PDF } from './issue.js';
 import { reportOnSignOut } from './pathologyReport.js';
 import { reportRoutes } from './routes.js';
 
@@ -9,10 +9,9 @@ const reportOnReview: HookRegistration = {
   resource: 'specimen',
   order: 850,
   hooks: {
-    async afterWrite({ tx, kernel, actor, locale, ip, transition, afterCommit }, row) {
+    async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
       if (transition !== 'review') return;
       await issueReport(kernel, tx, { actor, locale, ip }, row);
-      afterCommit(() => drawIssuedReports(kernel));
     },
   },
 };

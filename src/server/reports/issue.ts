@@ -28,11 +28,6 @@ export const drawReportPdf = (input: unknown) => {
   return reportPdf(content, locale);
 };
 
-/** The PDFs of reports just issued, drawn once their signature is committed and the database is free. */
-export async function drawIssuedReports(kernel: Kernel): Promise<void> {
-  await kernel.files.drawPending();
-}
-
 const TITLE: Record<Locale, string> = { 'zh-CN': '检验报告单', 'en-US': 'Laboratory report' };
 const NOT_AUDITED: Record<Locale, string> = {
   'zh-CN': '标本 {barcode} 还有结果未审核，不能发布报告',
@@ -46,7 +41,7 @@ const unique = (values: string[]) => [...new Set(values.filter((v) => v !== ''))
 /**
  * Issues the report of a specimen whose results are all audited: the record (numbered, or the same
  * number one version on when it corrects an invalidated one), its content as issued (its PDF drawn from
- * it once committed: drawIssuedReports), the results published, the specimen reported. In the caller's
+ * it once committed: kernel/files), the results published, the specimen reported. In the caller's
  * transaction: all of it, or nothing.
  */
 export async function issueReport(

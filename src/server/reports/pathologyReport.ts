@@ -6,7 +6,7 @@ import type { Caller } from '../kernel/identity/actor.js';
 import type { HookRegistration } from '../kernel/resources/hooks.js';
 import type { StoredRecord } from '../kernel/resources/repository.js';
 import type { ReportContent } from './pdf.js';
-import { drawIssuedReports, REPORT, reportHead, reportNumber, specimenHeader, storeReport } from './issue.js';
+import { REPORT, reportHead, reportNumber, specimenHeader, storeReport } from './issue.js';
 import { reportLayout } from './layout.js';
 
 const TITLE: Record<Locale, string> = { 'zh-CN': '病理诊断报告', 'en-US': 'Pathology report' };
@@ -102,10 +102,9 @@ export const reportOnSignOut: HookRegistration = {
   resource: 'pathologyDiagnosis',
   order: 850,
   hooks: {
-    async afterWrite({ tx, kernel, actor, locale, ip, transition, afterCommit }, row) {
+    async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
       if (transition !== 'review') return;
       await issuePathologyReport(kernel, tx, { actor, locale, ip }, row);
-      afterCommit(() => drawIssuedReports(kernel));
     },
   },
 };

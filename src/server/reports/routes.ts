@@ -5,7 +5,7 @@ import { notFound, ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
 import { refuse } from '../kernel/resources/commands.js';
 import { sendPdf } from '../kernel/resources/routes.js';
-import { drawIssuedReports, issueReport, PDF, REPORT } from './issue.js';
+import { issueReport, PDF, REPORT } from './issue.js';
 import { labNow } from '../kernel/labConfig/timeZone.js';
 
 const NOT_INVALIDATED = {
@@ -54,7 +54,6 @@ export async function reportRoutes(app: FastifyInstance, kernel: Kernel) {
       await kernel.records.update(tx, REPORT, previous, { ...previous.data, replacedBy }, caller.actor.id);
       return next;
     });
-    await drawIssuedReports(kernel);
     return ok({ ...(await kernel.resources.get(caller, REPORT, id)), issuedAt: labNow(kernel, caller.actor) });
   });
 }

@@ -15,27 +15,24 @@ async function moveSpecimen(
   barcode: string,
   from: string,
   step: string,
-  afterCommit: (job: () => Promise<void>) => void,
 ) {
   const [specimen] = await kernel.records.find(tx, 'specimen', caller.actor.orgId, { barcode: [barcode] });
   if (!specimen || specimen.data.status !== from) return;
-  // The specimen's own rules may ask for work once committed (its report's PDF drawn): the result's commit.
-  await kernel.resources.transition(caller, 'specimen', specimen.id, step, { tx, system: true, afterCommit });
+  await kernel.resources.transition(caller, 'specimen', specimen.id, step, { tx, system: true });
 }
 
 export const specimenProgress: HookRegistration = {
   resource: 'inspectionResult',
   order: 800,
   hooks: {
-    async afterWrite({ tx, kernel, actor, locale, ip, transition, afterCommit }, row) {
+    async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
       const caller = { actor, locale, ip };
       const barcode = String(row.data.barcode);
-      if (transition === 'record')
-        await moveSpecimen(kernel, tx, caller, barcode, 'received', 'startTesting', afterCommit);
+      if (transition === 'record') await moveSpecimen(kernel, tx, caller, barcode, 'received', 'startTesting');
       if (transition !== 'audit' && transition !== 'autoVerify') return;
       const results = await kernel.records.find(tx, 'inspectionResult', row.orgId, { barcode: [barcode] });
       if (results.every((r) => r.data.status === 'audited'))
-        await moveSpecimen(kernel, tx, caller, barcode, 'inTesting', 'review', afterCommit);
+        await moveSpecimen(kernel, tx, caller, barcode, 'inTesting', 'review');
     },
   },
 };

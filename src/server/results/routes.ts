@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
-import type { Queryable } from '../kernel/db/database.js';
 import { InvalidRecord, ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
 import type { Caller } from '../kernel/identity/actor.js';
@@ -48,20 +47,6 @@ const MEANING: Record<'firstReview' | 'audit', Record<Locale, string>> = {
   audit: RESULT_MESSAGES.audit,
 };
 
-/**
- * Runs steps on many results in one transaction, all or none: the first refusal is answered with the
- * row it concerns and nothing is written. What the steps' rules ask to run after (an auto-verification,
- * a critical alert) runs once the whole batch is committed.
- */
-async function inOneTransaction(
-  kernel: Kernel,
-  run: (tx: Queryable, afterCommit: (job: () => Promise<void>) => void) => Promise<void>,
-) {
-  const jobs: (() => Promise<void>)[] = [];
-  await kernel.db.transaction((tx) => run(tx, (job) => jobs.push(job)));
-  for (const job of jobs) await job().catch(() => undefined);
-}
-
 /** Results' own calls: the worksheet's save, and approval with an electronic signature. */
 export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
   /** The worksheet's values: each row's result entered (the record step), all or none. */
@@ -71,13 +56,11 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
     async (request) => {
       const caller = callerOf(request);
       const rows = request.body.rows.filter((r) => r.result.trim() !== '');
-      await inOneTransaction(kernel, async (tx, afterCommit) => {
+      // All or none: the first refusal is answered with its row and nothing is written. What the steps'
+      // rules ask to run after (an auto-verification, a critical alert) runs once the whole batch is committed.
+      await kernel.db.transaction(async (tx) => {
         for (const row of rows)
-          await kernel.resources.transition(caller, RESULT, row.id, 'record', {
-            tx,
-            afterCommit,
-            input: { result: row.result },
-          });
+          await kernel.resources.transition(caller, RESULT, row.id, 'record', { tx, input: { result: row.result } });
       });
       return ok({ saved: rows.length });
     },
@@ -98,10 +81,10 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
     const caller = callerOf(request);
     const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const lines = await readResultFile(bytes, request.query.fileName ?? '', caller.locale);
-    await inOneTransaction(kernel, async (tx, afterCommit) => {
+    await kernel.db.transaction(async (tx) => {
       for (const line of await resultsOfLines(kernel, tx, caller.actor.orgId, lines, caller.locale))
         await kernel.resources
-          .transition(caller, RESULT, line.id, 'record', { tx, afterCommit, input: { result: line.result } })
+          .transition(caller, RESULT, line.id, 'record', { tx, input: { result: line.result } })
           .catch((e: unknown) => {
             throw e instanceof InvalidRecord
               ? new InvalidRecord(
@@ -133,11 +116,10 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
           account: caller.actor.userAccount,
           at: kernel.now().toISOString(),
         };
-        await inOneTransaction(kernel, async (tx, afterCommit) => {
+        await kernel.db.transaction(async (tx) => {
           for (const id of [...new Set(ids)])
             await kernel.resources.transition(caller, RESULT, id, step, {
               tx,
-              afterCommit,
               system: true,
               details: { signature },
             });

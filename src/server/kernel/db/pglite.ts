@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite, types } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { committing } from './afterCommit.js';
 import type { Database, Queryable } from './database.js';
 
 // Same value types as node-postgres: bigint and numeric come back as text, never as JS BigInt, and
@@ -44,7 +45,7 @@ export async function openPglite(dataDir: string, restore?: Uint8Array): Promise
   return {
     kind: 'pglite',
     ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    transaction: (fn) => committing(() => pg.transaction((tx) => fn(wrap(tx)))),
     close: () => pg.close(),
     async dump() {
       // A checkpoint first, so that a restore replays little write-ahead log; the dump itself runs

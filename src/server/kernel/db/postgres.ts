@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { committing } from './afterCommit.js';
 import type { Database, Queryable } from './database.js';
 import { NotifyListener } from '../push/listener.js';
 
@@ -72,19 +73,20 @@ export async function openPostgres(connectionString: string): Promise<Database> 
   return {
     kind: 'postgres',
     ...wrap(pool, attempts),
-    async transaction(fn) {
-      const client = await begun(pool, attempts);
-      try {
-        const result = await fn(wrap(client));
-        await client.query('commit');
-        return result;
-      } catch (error) {
-        await client.query('rollback').catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
-    },
+    transaction: (fn) =>
+      committing(async () => {
+        const client = await begun(pool, attempts);
+        try {
+          const result = await fn(wrap(client));
+          await client.query('commit');
+          return result;
+        } catch (error) {
+          await client.query('rollback').catch(() => undefined);
+          throw error;
+        } finally {
+          client.release();
+        }
+      }),
     close: () => pool.end(),
     // A connection of its own per channel, kept open and reconnected (push/listener.ts).
     async listen(channel, onNotice, onGap) {

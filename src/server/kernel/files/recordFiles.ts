@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { afterCommit } from '../db/afterCommit.js';
 import type { Database, Queryable } from '../db/database.js';
 import { one } from '../db/database.js';
 
@@ -41,8 +42,8 @@ const PENDING = `select id, resource, org_id as "orgId", record_id as "recordId"
 /**
  * Files kept with records as they were made (a signed report's PDF), never replaced; reading one gives
  * back exactly the bytes that were issued. A file may be put in the transaction of the step that made
- * it, or deferred: the step keeps what to draw it from, and the file is drawn once the step is
- * committed (drawPending), so a slow drawing never holds the database inside a step. A deferred file
+ * it, or deferred: the step keeps what to draw it from, and the file is drawn once the step's
+ * transaction is committed (drawPending), so a slow drawing never holds the database inside a step. A deferred file
  * not yet drawn is drawn when first read, and its row outlives a stop of the process.
  */
 export class RecordFiles {
@@ -65,7 +66,10 @@ export class RecordFiles {
     this.drawers.set(name, drawer);
   }
 
-  /** Keeps, in the step's transaction, what the file will be drawn from once the step is committed. */
+  /**
+   * Keeps, in the step's transaction, what the file will be drawn from, and draws it once that
+   * transaction is committed, whichever capability began it.
+   */
   async defer(tx: Queryable, f: FileOf & { drawer: string; input: unknown }): Promise<void> {
     if (!this.drawers.has(f.drawer)) throw new Error(`no drawer named ${f.drawer}`);
     await tx.query(
@@ -73,6 +77,10 @@ export class RecordFiles {
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [f.resource, f.orgId, f.recordId, f.kind, f.contentType, f.drawer, JSON.stringify(f.input), f.by],
     );
+    // Several files of one transaction ask for several rounds: the first draws them all, the others find none.
+    afterCommit(async () => {
+      await this.drawPending();
+    });
   }
 
   /**

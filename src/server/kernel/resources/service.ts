@@ -8,6 +8,7 @@ import { refusal, transitionOf, type LifecycleDef, type TransitionDef } from '..
 import { hasRole } from '../../../shared/access/can.js';
 import { issuedValues, stampOf } from './issued.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
+import { afterCommit } from '../db/afterCommit.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
 import { getOrganization } from '../identity/organizations.js';
@@ -49,8 +50,6 @@ export interface Reach {
   basic?: boolean;
   /** A transaction the write joins (a capability writing several records at once); else one of its own. */
   tx?: Queryable;
-  /** With tx: takes what the rules ask to run once that transaction is committed. */
-  afterCommit?: (job: () => Promise<void>) => void;
 }
 
 export type AnyRecord = ApiRecord | TableRecord;
@@ -157,27 +156,16 @@ export class ResourceService {
   }
 
   /**
-   * Runs a write in its own transaction (or the caller's), then what the rules asked to do once it is
-   * committed (a process started for a new specimen runs its own transactions). With the caller's
-   * transaction, the caller's afterCommit takes them; a job that fails after the commit is the job's
-   * own to record, never the write's.
+   * Runs a write in its own transaction, or in the caller's (a capability writing several records at
+   * once). What the rules ask to do once it is committed (a process started for a new specimen, news to
+   * open dashboards) waits for the commit of the transaction the write is in, whoever began it.
    */
-  private async inTransaction<T>(reach: Reach, fn: (tx: Queryable) => Promise<T>, call?: Call): Promise<T> {
-    const later: (() => Promise<void>)[] = [];
-    if (call) call.later = later;
-    if (reach.tx) {
-      const value = await fn(reach.tx);
-      for (const job of later) reach.afterCommit?.(job);
-      return value;
-    }
-    const value = await this.db.transaction(fn);
-    for (const job of later) await job().catch(() => undefined);
-    return value;
+  private inTransaction<T>(reach: Reach, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return reach.tx ? fn(reach.tx) : this.db.transaction(fn);
   }
 
   private writeContext(tx: Queryable, call: Call, via: WriteContext['via'], current?: StoredRecord): WriteContext {
     const { actor, locale, ip, screen } = call;
-    const afterCommit = (job: () => Promise<void>) => call.later?.push(job);
     return { tx, kernel: this.kernel(), screen, actor, locale, ip, via, current, afterCommit };
   }
 
@@ -231,16 +219,12 @@ export class ResourceService {
       return table.create(call, this.valid(call, body));
     }
     const own = writableData(call.screen, this.ownValues(call.screen, body));
-    const row = await this.inTransaction(
-      reach,
-      async (tx) => {
-        await lockScope(tx, call.screen, caller.actor.orgId);
-        const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, 0, caller.locale);
-        if (errors.length > 0) throw new InvalidRecord(errors);
-        return this.insertChecked(tx, call, newData(call.screen, body, own, call.locale), 'create');
-      },
-      call,
-    );
+    const row = await this.inTransaction(reach, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, 0, caller.locale);
+      if (errors.length > 0) throw new InvalidRecord(errors);
+      return this.insertChecked(tx, call, newData(call.screen, body, own, call.locale), 'create');
+    });
     return present(row);
   }
 
@@ -295,26 +279,22 @@ export class ResourceService {
     const body = withLocalTimes(call.screen, input, this.zoneOf(caller)) as typeof input;
     const table = this.table(call);
     if (table) return this.updateTable(call, table, id, body);
-    const updated = await this.inTransaction(
-      reach,
-      async (tx) => {
-        await lockScope(tx, call.screen, caller.actor.orgId);
-        const current = await this.reachable(tx, call, caller.actor.orgId, id);
-        if (!current) throw notFound();
-        // The version the user edited must still be the stored one: nobody's change is overwritten.
-        if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
-        const fixed = fixedFieldErrors(call.screen, body, caller.locale);
-        if (fixed.length > 0) throw new InvalidRecord(fixed);
-        // A view writes its own fields; the record's others stay as they are.
-        const own = writableData(call.screen, this.ownValues(call.screen, body), current.data);
-        const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, current.id, caller.locale);
-        if (errors.length > 0) throw new InvalidRecord(errors);
-        const merged = call.screen.resource.viewOf ? { ...current.data, ...own } : own;
-        const data = holdState(call.screen, body, merged, call.locale, current.data);
-        return this.rewrite(tx, call, current, data, 'update');
-      },
-      call,
-    );
+    const updated = await this.inTransaction(reach, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const current = await this.reachable(tx, call, caller.actor.orgId, id);
+      if (!current) throw notFound();
+      // The version the user edited must still be the stored one: nobody's change is overwritten.
+      if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+      const fixed = fixedFieldErrors(call.screen, body, caller.locale);
+      if (fixed.length > 0) throw new InvalidRecord(fixed);
+      // A view writes its own fields; the record's others stay as they are.
+      const own = writableData(call.screen, this.ownValues(call.screen, body), current.data);
+      const errors = await checkWrite(tx, call.screen, caller.actor.orgId, own, current.id, caller.locale);
+      if (errors.length > 0) throw new InvalidRecord(errors);
+      const merged = call.screen.resource.viewOf ? { ...current.data, ...own } : own;
+      const data = holdState(call.screen, body, merged, call.locale, current.data);
+      return this.rewrite(tx, call, current, data, 'update');
+    });
     return present(updated);
   }
 
@@ -387,31 +367,27 @@ export class ResourceService {
       return ids;
     }
     const name = call.screen.resource.name;
-    return this.inTransaction(
-      reach,
-      async (tx) => {
-        for (const id of ids) {
-          if (this.hooks.readsBeforeDelete(name)) {
-            await lockScope(tx, call.screen, caller.actor.orgId);
-            const current = await this.reachable(tx, call, caller.actor.orgId, id);
-            if (!current) throw notFound();
-            await this.hooks.beforeDelete({ ...this.writeContext(tx, call, 'delete', current), current });
-          }
-          if (call.screen.resource.where && !(await this.reachable(tx, call, caller.actor.orgId, id))) throw notFound();
-          const row = await deleteRecord(tx, call.screen, caller.actor.orgId, id);
-          if (!row) throw notFound();
-          await appendLog(tx, caller.actor, {
-            resource: name,
-            recordId: id,
-            action: 'delete',
-            before: row.data,
-            ip: caller.ip,
-          });
+    return this.inTransaction(reach, async (tx) => {
+      for (const id of ids) {
+        if (this.hooks.readsBeforeDelete(name)) {
+          await lockScope(tx, call.screen, caller.actor.orgId);
+          const current = await this.reachable(tx, call, caller.actor.orgId, id);
+          if (!current) throw notFound();
+          await this.hooks.beforeDelete({ ...this.writeContext(tx, call, 'delete', current), current });
         }
-        return ids;
-      },
-      call,
-    );
+        if (call.screen.resource.where && !(await this.reachable(tx, call, caller.actor.orgId, id))) throw notFound();
+        const row = await deleteRecord(tx, call.screen, caller.actor.orgId, id);
+        if (!row) throw notFound();
+        await appendLog(tx, caller.actor, {
+          resource: name,
+          recordId: id,
+          action: 'delete',
+          before: row.data,
+          ip: caller.ip,
+        });
+      }
+      return ids;
+    });
   }
 
   /** The filtered, sorted list as an .xlsx workbook, with the file name the browser saves it under. */
@@ -440,16 +416,12 @@ export class ResourceService {
   async importWorkbook(caller: Caller, resource: string, buffer: Buffer): Promise<number> {
     const call = await this.access(caller, resource, 'import');
     if (this.table(call)) throw notFound();
-    return this.inTransaction(
-      {},
-      async (tx) => {
-        await lockScope(tx, call.screen, caller.actor.orgId);
-        const orgId = scopeOrg(call.screen, caller.actor.orgId);
-        const rows = await readSheet(tx, call.screen, orgId, buffer, caller.locale);
-        return (await this.importChecked(tx, call, rows)).length;
-      },
-      call,
-    );
+    return this.inTransaction({}, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const orgId = scopeOrg(call.screen, caller.actor.orgId);
+      const rows = await readSheet(tx, call.screen, orgId, buffer, caller.locale);
+      return (await this.importChecked(tx, call, rows)).length;
+    });
   }
 
   /**
@@ -522,29 +494,25 @@ export class ResourceService {
       this.holdsState(call, lifecycle, transition, seen, locale);
       signature = await this.sign(caller, transition.label, run);
     }
-    return this.inTransaction(
-      run,
-      async (tx) => {
-        await lockScope(tx, call.screen, caller.actor.orgId);
-        const current = await this.reachable(tx, call, caller.actor.orgId, id);
-        if (!current) throw notFound();
-        if (run.version !== undefined && run.version !== current.version) throw conflict();
-        const from = this.holdsState(call, lifecycle, transition, current, locale);
-        const org = await getOrganization(tx, caller.actor.orgId);
-        const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
-        const data = { ...current.data, ...(run.system && run.set), ...required };
-        for (const [field, what] of Object.entries(transition.stamp ?? {}))
-          data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
-        const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
-        data[lifecycle.field] = to;
-        const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
-        // The step's event first: the resource's rules, run by the rewrite, may take further steps (the
-        // last result audited reports its specimen), whose events must come after this one in the history.
-        await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details }, org?.name);
-        return this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
-      },
-      call,
-    );
+    return this.inTransaction(run, async (tx) => {
+      await lockScope(tx, call.screen, caller.actor.orgId);
+      const current = await this.reachable(tx, call, caller.actor.orgId, id);
+      if (!current) throw notFound();
+      if (run.version !== undefined && run.version !== current.version) throw conflict();
+      const from = this.holdsState(call, lifecycle, transition, current, locale);
+      const org = await getOrganization(tx, caller.actor.orgId);
+      const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
+      const data = { ...current.data, ...(run.system && run.set), ...required };
+      for (const [field, what] of Object.entries(transition.stamp ?? {}))
+        data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
+      const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
+      data[lifecycle.field] = to;
+      const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
+      // The step's event first: the resource's rules, run by the rewrite, may take further steps (the
+      // last result audited reports its specimen), whose events must come after this one in the history.
+      await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details }, org?.name);
+      return this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
+    });
   }
 
   /** The record's state, when the transition leaves it; else refused naming the state. */
@@ -667,18 +635,14 @@ export class ResourceService {
     options: { action?: ScreenAction; tx?: Queryable } = {},
   ): Promise<StoredRecord> {
     const call = await this.access(caller, resource, options.action ?? 'update');
-    return this.inTransaction(
-      options,
-      async (tx) => {
-        const current = await this.reachable(tx, call, caller.actor.orgId, id);
-        if (!current) throw notFound();
-        const changes = await decide(tx, current);
-        // A command of a capability moves a record's state only through a transition, never by setting it.
-        holdState(call.screen, changes, changes, caller.locale, current.data);
-        return this.rewrite(tx, call, current, { ...current.data, ...changes }, 'command', name);
-      },
-      call,
-    );
+    return this.inTransaction(options, async (tx) => {
+      const current = await this.reachable(tx, call, caller.actor.orgId, id);
+      if (!current) throw notFound();
+      const changes = await decide(tx, current);
+      // A command of a capability moves a record's state only through a transition, never by setting it.
+      holdState(call.screen, changes, changes, caller.locale, current.data);
+      return this.rewrite(tx, call, current, { ...current.data, ...changes }, 'command', name);
+    });
   }
 }
 
@@ -695,8 +659,6 @@ export interface TransitionRun {
   /** What the history keeps beside the transition (the handover's number, the task's name). */
   details?: Record<string, unknown>;
   tx?: Queryable;
-  /** With tx: takes what the rules ask to run once that transaction is committed. */
-  afterCommit?: (job: () => Promise<void>) => void;
 }
 
 export type { ListQuery };

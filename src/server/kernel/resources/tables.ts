@@ -15,8 +15,6 @@ export type TableRecord = RecordValues & { id: number; version: number; labels?:
 export interface Call extends Caller {
   screen: ScreenSchema;
   basic: boolean;
-  /** Jobs the resource's rules asked to run once the call's transaction is committed. */
-  later?: (() => Promise<void>)[];
 }
 
 export interface TableAdapter {
