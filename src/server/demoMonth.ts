@@ -87,7 +87,8 @@ async function main() {
     });
     if (tty) process.stdout.write('\n');
     const seconds = (Date.now() - started) / 1000;
-    if (!result.ran) console.log('Nothing to do: the demo month is there already.');
+    if (result.elsewhere) console.log('Nothing done: a server process is making the demo month now.');
+    else if (!result.ran) console.log('Nothing to do: the demo month is there already.');
     else
       console.log(
         `${result.specimens} specimens (${result.rejected} rejected), ${result.results} results in ${seconds.toFixed(0)} s` +

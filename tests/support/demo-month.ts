@@ -18,8 +18,8 @@ export interface MadeMonth {
   dispose(): Promise<void>;
 }
 
-/** A stretch of the demo month made through the API in this process, on a fresh database of its own. */
-export async function makeMonth(size: MonthSize): Promise<MadeMonth> {
+/** A lab of its own in this process (fresh database, the app answering in process), no month made yet. */
+export async function openLab(): Promise<Omit<MadeMonth, 'result'>> {
   const data = await freshData({}, 'lims-demo-month-');
   const config = {
     ...readConfig({ ...GENEROUS_LIMITS, LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
@@ -30,12 +30,10 @@ export async function makeMonth(size: MonthSize): Promise<MadeMonth> {
   const clock = new LabClock(() => new Date());
   const push = await PushHub.open(db, { databaseUrl: data.databaseUrl });
   const app = await buildApp({ db, config, now: clock.wallNow, clock, screens, push });
-  const result = await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size });
   return {
     db,
     app,
     clock,
-    result,
     async dispose() {
       await app.close();
       await push.close();
@@ -44,4 +42,11 @@ export async function makeMonth(size: MonthSize): Promise<MadeMonth> {
       rmSync(data.dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A stretch of the demo month made through the API in this process, on a fresh database of its own. */
+export async function makeMonth(size: MonthSize): Promise<MadeMonth> {
+  const lab = await openLab();
+  const { app, clock, db } = lab;
+  return { ...lab, result: await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size }) };
 }

@@ -1,7 +1,9 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import type { LabClock } from '../kernel/clock.js';
-import type { Queryable } from '../kernel/db/database.js';
-import { progressOf, runDemoMonth, type MonthResult } from './month.js';
+import type { Database, Queryable } from '../kernel/db/database.js';
+import { CLAIM_SECONDS } from './claim.js';
+import { progressOf, runDemoMonth, type MonthResult, type MonthRun } from './month.js';
 import type { MonthSize } from './plan.js';
 
 /**
@@ -27,14 +29,35 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-/** Whether a month is to be made: on a fresh lab, or to finish one cut short. Asked before listening. */
-export async function monthToMake(db: Queryable): Promise<boolean> {
+/**
+ * Whether a month is to be made: on a fresh lab, or to finish one cut short. Asked before listening.
+ * One process at a time opens an embedded database, so a claim found in one at the start was left by a
+ * process that died holding it: it is given up here, rather than waited out.
+ */
+export async function monthToMake(db: Database): Promise<boolean> {
+  if (db.kind === 'pglite') await db.query('update demo_month set runner = null, runner_until = null');
   const progress = await progressOf(db);
   if (progress) return !progress.finished;
   const lived = await db.query(
     `select 1 from record_event where resource = 'specimen' and kind = 'transition' limit 1`,
   );
   return lived.length === 0;
+}
+
+/**
+ * The month made by this process, or by another one sharing the database (demo/claim.ts): then this one
+ * looks again once a claim's span has passed, and goes on with the month if that process stopped.
+ */
+async function madeHereOrElsewhere(offer: Offer, run: MonthRun): Promise<MonthResult> {
+  for (let told = false; ; told = true) {
+    const result = await runDemoMonth(run);
+    if (!result.elsewhere) return result;
+    if (!told)
+      offer.log(
+        `Demo month: another server process is making it; this one goes on with it if that one stops (within ${CLAIM_SECONDS} s)`,
+      );
+    await sleep(CLAIM_SECONDS * 1000, undefined, { signal: run.signal });
+  }
 }
 
 /** Starts the month the caller found to be made (monthToMake). */
@@ -46,7 +69,7 @@ export function offerDemoMonth(offer: Offer): Running {
   );
   let shown = -1;
   const started = Date.now();
-  const done = runDemoMonth({
+  const done = madeHereOrElsewhere(offer, {
     ...offer,
     signal: controller.signal,
     onProgress(count, total, day) {

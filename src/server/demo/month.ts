@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { LabClock } from '../kernel/clock.js';
 import type { Queryable } from '../kernel/db/database.js';
+import { holdMonth } from './claim.js';
 import { LabDay } from './lab.js';
 import { labRefsOf } from './labSetup.js';
 import { dayDate, firstDayOf, planDay, qcRunsOf, type MonthSize } from './plan.js';
@@ -35,8 +36,10 @@ export interface MonthResult {
   handovers: number;
   tasks: number;
   reasons: string[];
-  /** False when the month had been finished before: nothing was done. */
+  /** False when the month had been finished before, or another process is making it: nothing was done. */
   ran: boolean;
+  /** Another server process is making the month now (demo/claim.ts). */
+  elsewhere?: true;
 }
 
 interface Progress {
@@ -72,16 +75,16 @@ const parseDate = (text: string) => {
   return new Date(y!, m! - 1, d!);
 };
 
+/** The month's progress, the month asked for written first when there is none (by one process of several). */
 async function begin(run: MonthRun): Promise<Progress> {
   const known = await progressOf(run.db);
   if (known) return known;
   const first = firstDayOf(run.size.days, labToday(run.clock.wallNow()));
-  await run.db.query(`insert into demo_month (seed, days, per_day, first_day) values ($1, $2, $3, $4::date)`, [
-    run.size.seed,
-    run.size.days,
-    run.size.perDay,
-    dateText(first),
-  ]);
+  await run.db.query(
+    `insert into demo_month (seed, days, per_day, first_day) values ($1, $2, $3, $4::date)
+     on conflict (only_row) do nothing`,
+    [run.size.seed, run.size.days, run.size.perDay, dateText(first)],
+  );
   return (await progressOf(run.db))!;
 }
 
@@ -100,6 +103,19 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
     ran: !progress.finished,
   };
   if (progress.finished) return result;
+  const hold = await holdMonth(run.db, run.signal);
+  if (!hold) return { ...result, ran: false, elsewhere: true };
+  try {
+    // Read again under the claim: a process before this one may have done more days since.
+    return await makeDays(run, (await progressOf(run.db))!, result, hold.signal);
+  } finally {
+    await hold.release();
+  }
+}
+
+/** The days still to do, then the statements; `signal` stops it after the step in progress. */
+async function makeDays(run: MonthRun, progress: Progress, result: MonthResult, signal: AbortSignal) {
+  const { size } = result;
   const first = parseDate(progress.firstDay);
   const crew = await crewOf({ app: run.app, turn: run.turn }, run.password);
   const refs = await labRefsOf(crew.admin);
@@ -110,7 +126,7 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
     const plan = planDay(size, first, day, refs.hospitals.length, qcRuns[day]);
     const lab = new LabDay(run.clock, crew, refs, run.password, {
       onSpecimen: () => run.onProgress?.(++done, total, day + 1),
-      signal: run.signal,
+      signal,
       leaveOpen: day === size.days - 1,
     });
     const tally = await lab.run(plan);
@@ -123,6 +139,7 @@ export async function runDemoMonth(run: MonthRun): Promise<MonthResult> {
     for (const reason of tally.reasons) if (!result.reasons.includes(reason)) result.reasons.push(reason);
     await run.db.query('update demo_month set days_done = $1, specimens = specimens + $2', [day + 1, tally.specimens]);
   }
+  signal.throwIfAborted();
   await statements(run, crew.admin, refs.hospitals, first, size.days);
   await run.db.query('update demo_month set finished_at = now()');
   return result;

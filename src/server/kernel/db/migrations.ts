@@ -1385,3 +1385,15 @@ create index record_file_pending_record_idx on record_file_pending (resource, or
 select notice_writes('record_file_pending');
 `,
 });
+
+migrations.push({
+  version: 27,
+  name: 'the demo month made by one server process at a time',
+  sql: `
+-- Several server processes on one PostgreSQL database each found the same half-made month and went on
+-- with it, doubling its days. The process making the month holds a claim, renewed while it works; a
+-- claim not renewed in time (its process died) is taken over by another process.
+alter table demo_month add column runner text;
+alter table demo_month add column runner_until timestamptz;
+`,
+});
