@@ -43,8 +43,8 @@ const PENDING = `select id, resource, org_id as "orgId", record_id as "recordId"
  * Files kept with records as they were made (a signed report's PDF), never replaced; reading one gives
  * back exactly the bytes that were issued. A file may be put in the transaction of the step that made
  * it, or deferred: the step keeps what to draw it from, and the file is drawn once the step's
- * transaction is committed (drawPending), so a slow drawing never holds the database inside a step. A deferred file
- * not yet drawn is drawn when first read, and its row outlives a stop of the process.
+ * transaction is committed (drawPending), so a slow drawing never holds the database inside a step.
+ * A deferred file not yet drawn is drawn when first read, and its row outlives a stop of the process.
  */
 export class RecordFiles {
   private readonly drawers = new Map<string, FileDrawer>();
