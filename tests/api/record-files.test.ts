@@ -93,6 +93,21 @@ describe('a file drawn after its step', () => {
     expect(await pending()).toBe(0);
   });
 
+  it("is drawn dated when its step made it, however long after: the drawer is told the step's time", async () => {
+    await leavePending(9004, 'made on 2 January');
+    await lims.db.query(
+      `update record_file_pending set created_at = '2026-01-02T03:04:05Z' where record_id = 9004 returning id`,
+    );
+    const files = new RecordFiles(lims.db);
+    const told: Date[] = [];
+    files.drawWith('probeText', (input, madeAt) => {
+      told.push(madeAt);
+      return text(input);
+    });
+    expect(await files.drawPending()).toBe(1);
+    expect(told.map((d) => d.toISOString())).toEqual(['2026-01-02T03:04:05.000Z']);
+  });
+
   it('stays to be drawn when its drawing fails, with the failure told, and is drawn at the next try', async () => {
     await leavePending(9002, 'second try');
     const failing = new RecordFiles(lims.db);

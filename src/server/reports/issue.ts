@@ -23,9 +23,9 @@ interface ReportPdfInput {
   locale: Locale;
 }
 
-export const drawReportPdf = (input: unknown) => {
+export const drawReportPdf = (input: unknown, issuedAt: Date) => {
   const { content, locale } = input as ReportPdfInput;
-  return reportPdf(content, locale);
+  return reportPdf(content, locale, issuedAt);
 };
 
 const TITLE: Record<Locale, string> = { 'zh-CN': '检验报告单', 'en-US': 'Laboratory report' };

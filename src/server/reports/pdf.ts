@@ -118,7 +118,7 @@ const ARROW: Record<string, string> = { H: '↑', L: '↓', HH: '↑↑', LL: '�
  * the patient and specimen, one line per result with its flag, unit and range (or a pathology report's
  * text), and who signed what when.
  */
-export async function reportPdf(c: ReportContent, locale: Locale): Promise<Buffer> {
+export async function reportPdf(c: ReportContent, locale: Locale, issuedAt?: Date): Promise<Buffer> {
   const w = WORDS[locale];
   const { doc, bytes } = await pdfDocument({
     size: c.paperSize,
@@ -126,6 +126,8 @@ export async function reportPdf(c: ReportContent, locale: Locale): Promise<Buffe
     margin: 40,
   });
   doc.info.Title = `${c.title} ${c.reportNo}`;
+  // The document's own date is the report's issue, not the moment its PDF was drawn (kernel/files).
+  if (issuedAt) doc.info.CreationDate = issuedAt;
   const left = doc.page.margins.left;
   const width = doc.page.width - left - doc.page.margins.right;
 

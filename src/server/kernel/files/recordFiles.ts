@@ -20,8 +20,11 @@ interface FileOf {
   by: number;
 }
 
-/** Draws a file from what its step kept (a report's content as issued): a capability's, by name. */
-export type FileDrawer = (input: unknown) => Promise<Buffer>;
+/**
+ * Draws a file from what its step kept (a report's content as issued), dated when the step made it,
+ * however long after the file is drawn: a capability's, by name.
+ */
+export type FileDrawer = (input: unknown, madeAt: Date) => Promise<Buffer>;
 
 interface Pending {
   id: number;
@@ -135,7 +138,7 @@ export class RecordFiles {
   private async draw(row: Pending): Promise<boolean> {
     const drawer = this.drawers.get(row.drawer);
     if (!drawer) throw new Error(`no drawer named ${row.drawer} for ${row.resource} ${row.recordId}`);
-    const content = await drawer(row.input);
+    const content = await drawer(row.input, row.createdAt);
     return this.db.transaction(async (tx) => {
       const [taken] = await tx.query(`delete from record_file_pending where id = $1 returning id`, [row.id]);
       if (!taken) return false;
