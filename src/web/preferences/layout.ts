@@ -25,6 +25,6 @@ export function setSize(size: UiSize) {
   Cookies.set('size', size);
 }
 
-export function isMobileWidth(width = document.body.getBoundingClientRect().width) {
+export function isMobileWidth(width: number) {
   return width < MOBILE_WIDTH;
 }

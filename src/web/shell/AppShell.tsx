@@ -15,18 +15,22 @@ import { Sidebar } from './Sidebar';
 import { addView } from './tags/tagsStore';
 import { TagsView } from './tags/TagsView';
 
-/** Follows the window: mobile below 992 px closes the sidebar (without remembering it). */
+/**
+ * Follows the window: mobile below 992 px closes the sidebar (without remembering it). The body's width
+ * is read when the browser has laid it out anyway (a ResizeObserver's turn), never by asking for it while
+ * the shell is being drawn: that forced a layout of the whole new page at sign-in (~60 ms here).
+ */
 function useDevice() {
   useEffect(() => {
-    const onResize = () => {
-      const mobile = isMobileWidth();
+    const observer = new ResizeObserver(([body]) => {
+      if (!body) return;
+      const mobile = isMobileWidth(body.borderBoxSize[0]?.inlineSize ?? body.contentRect.width);
       const changed = (layout.device === 'mobile') !== mobile;
       layout.device = mobile ? 'mobile' : 'desktop';
       if (mobile && changed) setSidebar(false, false);
-    };
-    onResize();
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
+    });
+    observer.observe(document.body);
+    return () => observer.disconnect();
   }, []);
 }
 
