@@ -21,14 +21,14 @@ interface Fetched {
   started: number;
 }
 
-/** Every script and API answer the page fetched, with its bytes on the wire and its timing. */
+/** Every script, stylesheet and API answer the page fetched, with its bytes on the wire and its timing. */
 function recordFetches(page: Page, zero: () => number): Fetched[] {
   const fetched: Fetched[] = [];
   page.on('requestfinished', (request) => {
     void (async () => {
       const response: Response | null = await request.response();
       const url = new URL(request.url());
-      if (!url.pathname.endsWith('.js') && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/oauth/'))
+      if (!/\.(js|css)$/.test(url.pathname) && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/oauth/'))
         return;
       const sizes = await request.sizes();
       const timing = request.timing();
@@ -48,9 +48,9 @@ function recordFetches(page: Page, zero: () => number): Fetched[] {
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
-/** The files' JavaScript gzipped, as the goal counts it, and what actually crossed the wire. */
-function sizeOf(files: Fetched[]): string {
-  const scripts = files.filter((f) => f.path.endsWith('.js'));
+/** The files' JavaScript (or stylesheets) gzipped, as the goal counts it, and what actually crossed the wire. */
+function sizeOf(files: Fetched[], kind: '.js' | '.css' = '.js'): string {
+  const scripts = files.filter((f) => f.path.endsWith(kind));
   const gzip = scripts.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dist, f.path))).length, 0);
   const wire = scripts.reduce((sum, f) => sum + f.wire, 0);
   const encodings = [...new Set(scripts.map((f) => f.encoding))].join('/');
@@ -62,7 +62,7 @@ const isIcon = (f: Fetched) => /(Outlined|Filled|TwoTone)-/.test(f.path);
 /** Where the time after the sign-in click went: each call and chunk, when it started and ended. */
 function breakdown(files: Fetched[], until: number): [string, string][] {
   const early = files.filter((f) => f.started >= 0 && f.started <= until).sort((a, b) => a.started - b.started);
-  const api = early.filter((f) => !f.path.endsWith('.js'));
+  const api = early.filter((f) => !/\.(js|css)$/.test(f.path));
   const chunks = early.filter((f) => f.path.endsWith('.js') && !isIcon(f));
   const rows: [string, string][] = api.map((f) => [`  ${f.path}`, `${ms(f.started)} → ${ms(f.at)}`]);
   if (chunks.length)
@@ -110,6 +110,7 @@ export const webBench: Bench = {
           await page.waitForLoadState('networkidle');
           const shell = fetched.filter((f) => !isIcon(f));
           rows.push(['shell + dashboard JS (goal ≤ 350 KB)', sizeOf(shell)]);
+          rows.push(["  + their stylesheets (antd's prebuilt one among them)", sizeOf(shell, '.css')]);
           // A signed-in user opening the list screen afresh (empty browser cache): what it costs to show.
           const fresh = await benchContext(browser, { storageState: await context.storageState() });
           const listPage = await fresh.newPage();
