@@ -11,6 +11,9 @@ const dist = webRoot;
 /** A list screen of the lab menu, as a user opens first after the dashboard. */
 const FIRST_LIST = '/laboratoryManager/permission/unqualifiedSample';
 
+/** A built script or stylesheet, as against an API answer. */
+const isAsset = (pathname: string) => /\.(js|css)$/.test(pathname);
+
 interface Fetched {
   path: string;
   /** Bytes of the body as they came over the wire (compressed when the server compressed). */
@@ -28,8 +31,7 @@ function recordFetches(page: Page, zero: () => number): Fetched[] {
     void (async () => {
       const response: Response | null = await request.response();
       const url = new URL(request.url());
-      if (!/\.(js|css)$/.test(url.pathname) && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/oauth/'))
-        return;
+      if (!isAsset(url.pathname) && !url.pathname.startsWith('/api/') && !url.pathname.startsWith('/oauth/')) return;
       const sizes = await request.sizes();
       const timing = request.timing();
       fetched.push({
@@ -50,11 +52,11 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** The files' JavaScript (or stylesheets) gzipped, as the goal counts it, and what actually crossed the wire. */
 function sizeOf(files: Fetched[], kind: '.js' | '.css' = '.js'): string {
-  const scripts = files.filter((f) => f.path.endsWith(kind));
-  const gzip = scripts.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dist, f.path))).length, 0);
-  const wire = scripts.reduce((sum, f) => sum + f.wire, 0);
-  const encodings = [...new Set(scripts.map((f) => f.encoding))].join('/');
-  return `${kb(gzip)} gzip in ${scripts.length} files; ${kb(wire)} on the wire (${encodings})`;
+  const ofKind = files.filter((f) => f.path.endsWith(kind));
+  const gzip = ofKind.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dist, f.path))).length, 0);
+  const wire = ofKind.reduce((sum, f) => sum + f.wire, 0);
+  const encodings = [...new Set(ofKind.map((f) => f.encoding))].join('/');
+  return `${kb(gzip)} gzip in ${ofKind.length} files; ${kb(wire)} on the wire (${encodings})`;
 }
 
 const isIcon = (f: Fetched) => /(Outlined|Filled|TwoTone)-/.test(f.path);
@@ -62,7 +64,7 @@ const isIcon = (f: Fetched) => /(Outlined|Filled|TwoTone)-/.test(f.path);
 /** Where the time after the sign-in click went: each call and chunk, when it started and ended. */
 function breakdown(files: Fetched[], until: number): [string, string][] {
   const early = files.filter((f) => f.started >= 0 && f.started <= until).sort((a, b) => a.started - b.started);
-  const api = early.filter((f) => !/\.(js|css)$/.test(f.path));
+  const api = early.filter((f) => !isAsset(f.path));
   const chunks = early.filter((f) => f.path.endsWith('.js') && !isIcon(f));
   const rows: [string, string][] = api.map((f) => [`  ${f.path}`, `${ms(f.started)} → ${ms(f.at)}`]);
   if (chunks.length)

@@ -11,10 +11,11 @@ export interface PdfInProgress {
 
 export async function pdfDocument(options: PDFKit.PDFDocumentOptions): Promise<PdfInProgress> {
   const [{ default: PDFDocument }, { slipFont }] = await Promise.all([import('pdfkit'), import('./fonts.js')]);
+  const [regular, bold] = await Promise.all([slipFont('regular'), slipFont('bold')]);
   const doc = new PDFDocument(options);
   // pdfkit takes a parsed fontkit font as well as a file; its type only says file.
-  doc.registerFont('regular', slipFont('regular') as unknown as Buffer);
-  doc.registerFont('bold', slipFont('bold') as unknown as Buffer);
+  doc.registerFont('regular', regular as unknown as Buffer);
+  doc.registerFont('bold', bold as unknown as Buffer);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const bytes = new Promise<Buffer>((resolve, reject) => {
