@@ -1,11 +1,8 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { committing } from './afterCommit.js';
 import type { Database, Queryable } from './database.js';
+import { pgDriver } from './pgDriver.js';
 import { NotifyListener } from '../push/listener.js';
-
-// bigint (int8) and numeric stay text, as on PGlite.
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => v);
-pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => v);
 
 /**
  * The server's codes for a connection it ends (administrator command, crash, shutdown): the statement
@@ -62,7 +59,7 @@ async function begun(pool: pg.Pool, attempts: number): Promise<pg.PoolClient> {
 
 export async function openPostgres(connectionString: string): Promise<Database> {
   const size = Number(process.env.LIMS_DB_POOL_SIZE) || 10;
-  const pool = new pg.Pool({ connectionString, max: size });
+  const pool = new (await pgDriver()).Pool({ connectionString, max: size });
   const attempts = size + 1;
   // An idle connection the server loses (PostgreSQL restarted, a connection terminated) is dropped by
   // the pool, which opens a new one when next needed; unhandled, its error would end the process.

@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgDriver } from '../db/pgDriver.js';
 
 export interface PushLog {
   warn(message: string): void;
@@ -56,7 +57,10 @@ export class NotifyListener {
 
   private async connect(): Promise<void> {
     // application_name lets an operator (and the tests) find this connection in pg_stat_activity.
-    const client = new pg.Client({
+    const driver = await pgDriver();
+    // Closed while the driver loaded: no connection to open.
+    if (this.closed) return;
+    const client = new driver.Client({
       connectionString: this.connectionString,
       application_name: this.channel,
       keepAlive: true,

@@ -16,13 +16,10 @@ import { elementLabel, EXPRESSION_LABELS, expressionText, lintText, tell, typeNa
  */
 const require = createRequire(import.meta.url);
 // bpmn-moddle and bpmnlint ship CommonJS without types; the few members used here are typed below.
-const BpmnModdle = require('bpmn-moddle') as new () => {
-  fromXML(xml: string, type: string): Promise<{ rootElement: unknown }>;
-};
-const { Linter } = require('bpmnlint') as {
-  Linter: new (o: object) => { lint(root: unknown): Promise<Record<string, { message: string; id?: string }[]>> };
-};
-const NodeResolver = require('bpmnlint/lib/resolver/node-resolver') as new () => object;
+type Moddle = new () => { fromXML(xml: string, type: string): Promise<{ rootElement: unknown }> };
+type Linter = new (o: object) => { lint(root: unknown): Promise<Record<string, { message: string; id?: string }[]>> };
+/** Required with the first model checked, not at every server start (they load some 80 files). */
+const moddle = () => require('bpmn-moddle') as Moddle;
 
 const LINT_RULES = [
   'no-disconnected',
@@ -34,11 +31,14 @@ const LINT_RULES = [
   'single-event-definition',
 ];
 // A new linter per model: some rules keep what they saw, so a shared one reports another model's flows.
-const newLinter = () =>
-  new Linter({
+const newLinter = () => {
+  const { Linter } = require('bpmnlint') as { Linter: Linter };
+  const NodeResolver = require('bpmnlint/lib/resolver/node-resolver') as new () => object;
+  return new Linter({
     config: { rules: Object.fromEntries(LINT_RULES.map((r) => [r, 'error'])) },
     resolver: new NodeResolver(),
   });
+};
 
 /** Element types the engine runs; anything else would need code the lab cannot see in the model. */
 const SUPPORTED = new Set([
@@ -98,7 +98,7 @@ export const attr = (el: ModdleElement, name: string): string | undefined =>
 
 export async function readModel(xml: string): Promise<ModdleElement> {
   try {
-    const { rootElement } = await new BpmnModdle().fromXML(xml, 'bpmn:Definitions');
+    const { rootElement } = await new (moddle())().fromXML(xml, 'bpmn:Definitions');
     const definitions = rootElement as ModdleElement;
     for (const p of definitions.rootElements ?? []) linkFlows(p);
     return definitions;
