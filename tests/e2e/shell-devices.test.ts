@@ -9,7 +9,7 @@ const run = serverAndBrowser();
 const SPECIMEN_TYPE = '/laboratoryManager/basic/specimenType';
 
 describe('the shell on devices and in languages', () => {
-  it('closes the sidebar below 992 px, again after a page is chosen, without remembering it; hides full screen', async () => {
+  it('closes the sidebar below 992 px, again after a page is chosen, without remembering it: back at a desk it is as left there; hides full screen', async () => {
     const { page, consoleErrors } = await newPage(run.browser);
     await signIn(page, run.server.url, 'admin');
     await waitForDashboard(page);
@@ -35,10 +35,19 @@ describe('the shell on devices and in languages', () => {
     await eventually(() => shell.getAttribute('class')).toContain('sidebar-closed');
     expect(await cookie(page, 'sidebarStatus')).not.toBe('0');
 
-    // Back to a desk's width: a desktop again, with the full-screen button.
+    // Back to a desk's width: a desktop again, with the full-screen button and the sidebar open as it
+    // was left there (the phone's closes were not remembered).
     await page.setViewportSize({ width: 1400, height: 900 });
-    await eventually(() => shell.getAttribute('class')).toContain('desktop');
+    await eventually(() => shell.getAttribute('class')).toMatch(/\bdesktop\b.*\bsidebar-open\b/);
     expect(await fullscreen.count()).toBe(1);
+
+    // Closed by hand at the desk, it stays closed after a turn through a phone's width.
+    await page.locator('.hamburger').click();
+    await eventually(() => shell.getAttribute('class')).toContain('sidebar-closed');
+    await page.setViewportSize({ width: 800, height: 900 });
+    await eventually(() => shell.getAttribute('class')).toContain('mobile');
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await eventually(() => shell.getAttribute('class')).toMatch(/\bdesktop\b.*\bsidebar-closed\b/);
     expect(consoleErrors).toEqual([]);
     await page.context().close();
   });

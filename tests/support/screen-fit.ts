@@ -6,9 +6,9 @@ import { settledLayoutProblems } from './layout';
 import { keyColumns, type ScreenSchema } from '../../src/shared/screens/fields';
 
 /**
- * Issue 25's check of each menu screen at one window size, as a route walk carries it (visitAll, or
- * screen-fit.test.ts's own walks): the key columns and each row's actions in view without scrolling the
- * table, nothing running into anything else (element boxes), and a screenshot kept under test-results/.
+ * Issue 25's check of each menu screen at window sizes of desks and phones, as a route walk carries it
+ * (visitAll): the key columns and each row's actions in view without scrolling the table, nothing
+ * running into anything else (element boxes), and a screenshot kept under test-results/.
  */
 const ARTEFACTS = path.resolve(import.meta.dirname, '../../test-results/screen-fit');
 const schemaDir = path.resolve(import.meta.dirname, '../../schemas/screens');
@@ -30,41 +30,72 @@ function expectedOf(screenId: string) {
 /** The process model list is written by hand (spec 2.4): which model, and whether it is deployed. */
 const MODEL_LIST_KEYS = ['modelId', 'name', 'deploymentId'];
 
-/** The fit check of one window size, named for its screenshot folder (e.g. `desktop-1440x900`). */
-export function fitAudit(size: string): RouteAudit & { problems: string[]; lists: number } {
-  const dir = path.join(ARTEFACTS, size);
-  mkdirSync(dir, { recursive: true });
+/** A window size of the check, named for its screenshot folder (e.g. `desktop-1440x900`). */
+export interface WindowSize {
+  name: string;
+  width: number;
+  height: number;
+}
+
+/**
+ * Gives the page a window of `size` and waits for the shell to follow: a phone's layout below 992 px
+ * (spec 4), a desk's above it with the sidebar open again as the user left it there.
+ */
+async function resize(page: Page, size: WindowSize): Promise<void> {
+  const now = page.viewportSize();
+  if (now?.width === size.width && now.height === size.height) return;
+  await page.setViewportSize({ width: size.width, height: size.height });
+  await page.locator(size.width < 992 ? '.app-wrapper.mobile' : '.app-wrapper.desktop.sidebar-open').waitFor();
+  // The table takes its new width from a ResizeObserver, whose turn comes with the next frames.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
+/**
+ * The fit check at each of `sizes` in turn, on every route of a walk: the window is resized on the
+ * route rather than walking the routes once per size (a visit is mostly waiting for the page). The
+ * page is left at the first size, the walk's own.
+ */
+export function fitAudit(sizes: readonly WindowSize[]): RouteAudit & { problems: string[]; lists: number } {
+  for (const size of sizes) mkdirSync(path.join(ARTEFACTS, size.name), { recursive: true });
   const audit = {
     problems: [] as string[],
     /** Routes that were lists with key columns: all but the hand-written and chart-only pages. */
     lists: 0,
     async route(page: Page, leaf: Leaf, settled: Shown) {
-      let shown = settled;
-      const where = `${leaf.path} (${leaf.title})`;
+      const where = (size: WindowSize) => `${leaf.path} (${leaf.title}) at ${size.name}`;
       // A worksheet opens as its grid (specimens × items): it must fit too; its list is checked as every list.
       const grid = page.locator('.app-main [data-testid="worksheet-grid"]').filter({ visible: true });
-      if ((await grid.count()) > 0) {
-        for (const problem of await settledLayoutProblems(page, [], false))
-          audit.problems.push(`${where} grid: ${problem}`);
+      const hadGrid = (await grid.count()) > 0;
+      if (hadGrid) {
+        for (const size of sizes) {
+          await resize(page, size);
+          for (const problem of await settledLayoutProblems(page, [], false))
+            audit.problems.push(`${where(size)} grid: ${problem}`);
+        }
         await page.locator('.app-main .screen-worksheet .ant-segmented-item').filter({ hasText: '结果列表' }).click();
         await grid.waitFor({ state: 'detached' });
-        shown = await settle(page, leaf.title);
       }
-      if (shown.kind === 'error' || shown.kind === 'loading' || shown.kind === 'emptyTable')
-        audit.problems.push(`${where}: ${shown.kind} ${shown.detail}`);
-      const modelList = await page.locator('.app-main .process-model-list').filter({ visible: true }).count();
-      const expected =
-        shown.kind === 'rows'
-          ? expectedOf(shown.detail)
-          : { keys: modelList ? MODEL_LIST_KEYS : [], actions: modelList > 0 };
-      if (expected.keys.length > 0) audit.lists++;
-      for (const problem of await settledLayoutProblems(page, expected.keys, expected.actions))
-        audit.problems.push(`${where}: ${problem}`);
-      await page.screenshot({
-        path: path.join(dir, `${leaf.path.slice(1).replaceAll('/', '_')}.jpg`),
-        type: 'jpeg',
-        quality: 70,
-      });
+      for (const size of sizes) {
+        await resize(page, size);
+        // The walk settled the route at the first size; after a resize or the grid, it settles again.
+        const shown = size === sizes[0] && !hadGrid ? settled : await settle(page, leaf.title);
+        if (shown.kind === 'error' || shown.kind === 'loading' || shown.kind === 'emptyTable')
+          audit.problems.push(`${where(size)}: ${shown.kind} ${shown.detail}`);
+        const modelList = await page.locator('.app-main .process-model-list').filter({ visible: true }).count();
+        const expected =
+          shown.kind === 'rows'
+            ? expectedOf(shown.detail)
+            : { keys: modelList ? MODEL_LIST_KEYS : [], actions: modelList > 0 };
+        if (expected.keys.length > 0 && size === sizes[0]) audit.lists++;
+        for (const problem of await settledLayoutProblems(page, expected.keys, expected.actions))
+          audit.problems.push(`${where(size)}: ${problem}`);
+        await page.screenshot({
+          path: path.join(ARTEFACTS, size.name, `${leaf.path.slice(1).replaceAll('/', '_')}.jpg`),
+          type: 'jpeg',
+          quality: 70,
+        });
+      }
+      await resize(page, sizes[0]!);
     },
     async dialog() {},
   };

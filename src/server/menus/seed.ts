@@ -27,8 +27,8 @@ export async function readMenuFile(schemaDir = SHIPPED_SCHEMAS): Promise<MenuNod
  * file are added.
  */
 export async function seedMenus(db: Queryable, routes: MenuNode[]): Promise<void> {
-  // Read once what is there: at most starts every route is, and 155 statements that each change nothing
-  // were half a second of every start on the embedded database.
+  // Read once what is there: on most starts every route already is, and 155 statements that each
+  // changed nothing were half a second of every start on the embedded database.
   const present = new Set(
     (await db.query<{ full_path: string }>('select full_path from menu')).map((m) => m.full_path),
   );

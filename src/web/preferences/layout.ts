@@ -9,8 +9,13 @@ export const MOBILE_WIDTH = 992;
 
 const storedSize = Cookies.get('size') as UiSize | undefined;
 
+/** The sidebar as the user last left it on a desk (the automatic closes of spec 4 are not remembered). */
+export function rememberedSidebar(): boolean {
+  return Cookies.get('sidebarStatus') !== '0';
+}
+
 export const layout = proxy({
-  sidebarOpened: Cookies.get('sidebarStatus') !== '0',
+  sidebarOpened: rememberedSidebar(),
   device: 'desktop' as 'desktop' | 'mobile',
   size: (storedSize && UI_SIZES.includes(storedSize) ? storedSize : 'medium') as UiSize,
 });

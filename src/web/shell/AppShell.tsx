@@ -3,7 +3,7 @@ import { Layout } from 'antd';
 import { useLocation } from 'react-router';
 import { useSnapshot } from 'valtio';
 import { PRODUCT_TITLE, PRODUCT_TITLE_EN } from '../i18n/productTitle';
-import { isMobileWidth, layout, setSidebar } from '../preferences/layout';
+import { isMobileWidth, layout, rememberedSidebar, setSidebar } from '../preferences/layout';
 import { settings } from '../preferences/settings';
 import { i18n } from '../i18n';
 import { findRoute, routeState } from '../permissions/routes';
@@ -16,7 +16,8 @@ import { addView } from './tags/tagsStore';
 import { TagsView } from './tags/TagsView';
 
 /**
- * Follows the window: mobile below 992 px closes the sidebar (without remembering it). The body's width
+ * Follows the window: mobile below 992 px closes the sidebar (without remembering it); back at a desk's
+ * width, the sidebar is as the user last left it there (a tablet turned twice). The body's width
  * is read when the browser has laid it out anyway (a ResizeObserver's turn), never by asking for it while
  * the shell is being drawn: that forced a layout of the whole new page at sign-in (~60 ms here).
  */
@@ -27,7 +28,7 @@ function useDevice() {
       const mobile = isMobileWidth(body.borderBoxSize[0]?.inlineSize ?? body.contentRect.width);
       const changed = (layout.device === 'mobile') !== mobile;
       layout.device = mobile ? 'mobile' : 'desktop';
-      if (mobile && changed) setSidebar(false, false);
+      if (changed) setSidebar(!mobile && rememberedSidebar(), false);
     });
     observer.observe(document.body);
     return () => observer.disconnect();
