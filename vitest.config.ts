@@ -59,8 +59,8 @@ export default defineConfig({
       {
         test: {
           name: 'api',
-          // Each file starts its own servers and keeps nothing in this process between files: a fresh
-          // process per file (vitest's default) cost its start and imports, ~8 % of the project's time.
+          // Each file starts and ends its own servers, spawned or in-process, each on data of its own: a
+          // fresh process per file (vitest's default) cost its start and imports, ~8 % of the project's time.
           isolate: false,
           include: ['tests/api/**/*.test.ts'],
           environment: 'node',
