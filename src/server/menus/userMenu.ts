@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { filterMenus, leafPaths, permittedMenuIds } from '../../shared/menu/filter.js';
-import type { MenuNode } from '../../shared/menu/types.js';
+import { flattenMenus, type MenuNode } from '../../shared/menu/types.js';
 import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
@@ -24,36 +24,36 @@ export function attachScreens(
       [...(s.menuId !== undefined ? [s.menuId] : []), ...(s.alsoMenuIds ?? [])].map((id) => [id, s] as const),
     ),
   );
+  // Each screen that declares its own entry, by the parent it goes under; one already in the tree is not added.
+  const inTree = new Set(flattenMenus(tree).flatMap(({ node }) => node.meta.id ?? []));
+  const declared = new Map<number, ScreenSchema[]>();
+  for (const s of screens)
+    if (s.menu && s.menuId !== undefined && !inTree.has(s.menuId))
+      declared.set(s.menu.parentId, [...(declared.get(s.menu.parentId) ?? []), s]);
   const added = new Map<number, number>();
   const walk = (nodes: MenuNode[]): MenuNode[] =>
     nodes.map((node) => {
       const screen = node.meta.id !== undefined ? byMenuId.get(node.meta.id) : undefined;
-      const extra = screens
-        .filter((s) => s.menu?.parentId === node.meta.id && s.menuId !== undefined && !treeHas(tree, s.menuId))
-        .map((s): MenuNode => {
-          added.set(s.menuId!, node.meta.id!);
-          return {
-            path: s.menu!.path,
-            meta: {
-              id: s.menuId,
-              title: s.title,
-              icon: s.menu!.icon,
-              roles: s.permissions?.read,
-              keepAlive: true,
-              screen: s.id,
-              description: s.description,
-            },
-          };
-        });
+      const extra = (node.meta.id !== undefined ? (declared.get(node.meta.id) ?? []) : []).map((s): MenuNode => {
+        added.set(s.menuId!, node.meta.id!);
+        return {
+          path: s.menu!.path,
+          meta: {
+            id: s.menuId,
+            title: s.title,
+            icon: s.menu!.icon,
+            roles: s.permissions?.read,
+            keepAlive: true,
+            screen: s.id,
+            description: s.description,
+          },
+        };
+      });
       const children = node.children ? [...walk(node.children), ...extra] : extra.length > 0 ? extra : undefined;
       const meta = screen ? { ...node.meta, screen: screen.id } : node.meta;
       return children ? { ...node, meta, children } : { ...node, meta };
     });
   return { tree: walk(tree), added };
-}
-
-function treeHas(nodes: MenuNode[], id: number): boolean {
-  return nodes.some((n) => n.meta.id === id || treeHas(n.children ?? [], id));
 }
 
 export async function userMenuRoutes(app: FastifyInstance, ctx: Kernel) {

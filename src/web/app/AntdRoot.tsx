@@ -1,5 +1,5 @@
-import type { ReactNode } from 'react';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { useMemo, type ReactNode } from 'react';
+import { App as AntApp, ConfigProvider, theme, type ThemeConfig } from 'antd';
 import zhCN from 'antd/locale/zh_CN';
 import enUS from 'antd/locale/en_US';
 import { useSnapshot } from 'valtio';
@@ -29,35 +29,36 @@ export default function AntdRoot({ children }: { children: ReactNode }) {
   const { locale } = useSnapshot(i18n);
   const { size } = useSnapshot(layout);
   const { theme: primary } = useSnapshot(settings);
+  // The same object while colour and size stay: antd derives its tokens again for a new one (~40 ms).
+  const themeConfig = useMemo<ThemeConfig>(
+    () => ({
+      // antd's components take their styles from its stylesheet above (its CSS variables carry the
+      // tokens below) instead of writing them in the browser as each kind first renders: that was a
+      // third of the script time between the sign-in click and a usable dashboard, and work in every
+      // render of every antd component (a keystroke's re-render of its input included).
+      zeroRuntime: true,
+      // Text colours antd makes faint (placeholders, descriptions, breadcrumbs) raised to 4.5:1 on white,
+      // and the theme colour darkened as far as white text on it needs (axe, issue 23).
+      token: {
+        colorPrimary: readablePrimary(primary),
+        colorLink: readablePrimary(primary),
+        colorError: '#cf1322',
+        // Warning and success text (a designer's lint header, Typography type="warning"/"success") in
+        // antd's gold-9 and green-8: its defaults are 2.9:1 and 3.5:1 on white.
+        colorWarningText: '#874d00',
+        colorSuccessText: '#237804',
+        colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
+        colorTextDescription: 'rgba(0, 0, 0, 0.62)',
+        colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
+        colorTextQuaternary: 'rgba(0, 0, 0, 0.58)',
+        motion: !reducedMotion,
+      },
+      algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm,
+    }),
+    [primary, size],
+  );
   return (
-    <ConfigProvider
-      locale={locale === 'zh-CN' ? zhCN : enUS}
-      componentSize={SIZE[size]}
-      theme={{
-        // antd's components take their styles from its stylesheet above (its CSS variables carry the
-        // tokens below) instead of writing them in the browser as each kind first renders: that was a
-        // third of the script time between the sign-in click and a usable dashboard, and work in every
-        // render of every antd component (a keystroke's re-render of its input included).
-        zeroRuntime: true,
-        // Text colours antd makes faint (placeholders, descriptions, breadcrumbs) raised to 4.5:1 on white,
-        // and the theme colour darkened as far as white text on it needs (axe, issue 23).
-        token: {
-          colorPrimary: readablePrimary(primary),
-          colorLink: readablePrimary(primary),
-          colorError: '#cf1322',
-          // Warning and success text (a designer's lint header, Typography type="warning"/"success") in
-          // antd's gold-9 and green-8: its defaults are 2.9:1 and 3.5:1 on white.
-          colorWarningText: '#874d00',
-          colorSuccessText: '#237804',
-          colorTextPlaceholder: 'rgba(0, 0, 0, 0.58)',
-          colorTextDescription: 'rgba(0, 0, 0, 0.62)',
-          colorTextTertiary: 'rgba(0, 0, 0, 0.62)',
-          colorTextQuaternary: 'rgba(0, 0, 0, 0.58)',
-          motion: !reducedMotion,
-        },
-        algorithm: size === 'mini' ? theme.compactAlgorithm : theme.defaultAlgorithm,
-      }}
-    >
+    <ConfigProvider locale={locale === 'zh-CN' ? zhCN : enUS} componentSize={SIZE[size]} theme={themeConfig}>
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBridge />
         {children}

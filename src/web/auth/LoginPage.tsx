@@ -8,13 +8,16 @@ import { resetTags } from '../shell/tags/tagsStore';
 import { clearLoginNotice, peekLoginNotice } from './loginNotice';
 import { session } from './session';
 import { signIn } from './signIn';
+import { readDashboardEarly } from '../dashboard/readEarly';
 import './login.css';
+
+const DASHBOARD = '/dashboard';
 
 /** Where to go after sign-in: the page that sent the user here, if it is one of ours. */
 function safeRedirect(target: string | null): string {
   return target && target.startsWith('/') && !target.startsWith('//') && !target.startsWith('/login')
     ? target
-    : '/dashboard';
+    : DASHBOARD;
 }
 
 /**
@@ -51,8 +54,12 @@ export function LoginPage({ preload = () => undefined }: { preload?: () => Promi
       // The page-entry calls (spec 4) go out at once, beside the shell's code, instead of after it has
       // loaded: the shell then opens on data already there, with its code, rendered at once rather than
       // after a blank page. A refusal is shown here, on the login page.
-      await Promise.all([enterPages(), preload()]);
-      navigate(safeRedirect(params.get('redirect')), { replace: true });
+      const entered = enterPages();
+      // The dashboard's own reads follow them out (the server answers them after the entry calls).
+      const target = safeRedirect(params.get('redirect'));
+      if (target === DASHBOARD) readDashboardEarly();
+      await Promise.all([entered, preload()]);
+      navigate(target, { replace: true });
     } catch (e) {
       setError(e instanceof EntryError ? e.message : errorMessage(e, t('login.failed')));
       setBusy(false);

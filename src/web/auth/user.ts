@@ -1,5 +1,6 @@
 import { proxy } from 'valtio';
 import { getResult } from '../api/http';
+import { keepForScreen } from '../api/earlyReads';
 
 /** The signed-in user as spec 3 "User state" lists it, filled by the page-entry flow. */
 export interface UserInfo {
@@ -37,8 +38,11 @@ export const userState = proxy<UserState>({
   passwordFlag: 0,
 });
 
+export const USER_INFO_URL = '/api/user/login';
+
 export async function loadUserInfo(): Promise<UserInfo> {
-  const info = await getResult<UserInfo>('/api/user/login');
+  // Kept for the dashboard built next, which shows who is signed in (it would otherwise ask again at once).
+  const info = await keepForScreen(USER_INFO_URL, getResult<UserInfo>(USER_INFO_URL));
   userState.info = info;
   userState.roles = [...new Set(info.roleList.map((r) => r.code))];
   userState.passwordFlag = info.passwordFlag;

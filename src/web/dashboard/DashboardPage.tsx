@@ -1,14 +1,15 @@
 import { useEffect, useState } from 'react';
 import { Card, Descriptions } from 'antd';
-import { getResult } from '../api/http';
-import { userState, type UserInfo } from '../auth/user';
+import { readForScreen } from '../api/earlyReads';
+import { USER_INFO_URL, userState, type UserInfo } from '../auth/user';
 import { useT } from '../i18n';
 import { TaskPanels } from '../workflow/runtime/TaskPanels';
 import { DashboardCounts } from './DashboardCounts';
 
 /**
  * Home page (the affix tab): who is signed in and where, read afresh each time the page is built
- * (first visit, or Refresh on its tab), so a role or organisation change shows without signing out;
+ * (first visit, or Refresh on its tab), so a role or organisation change shows without signing out (the
+ * page-entry read of a moment ago serves a build right after sign-in, earlyReads.ts);
  * below it the day's counts of the user's lab (each a link to its list) and the user's workflow tasks.
  */
 export default function DashboardPage() {
@@ -17,7 +18,7 @@ export default function DashboardPage() {
   const [loading, setLoading] = useState(true);
 
   useEffect(() => {
-    getResult<UserInfo>('/api/user/login')
+    readForScreen<UserInfo>(USER_INFO_URL)
       .then(setInfo, () => undefined)
       .finally(() => setLoading(false));
   }, []);

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { getResult } from '../api/http';
+import { readForScreen } from '../api/earlyReads';
 import { PUSH_TOPIC_EVENT } from '../push/pushChannel';
 import { DASHBOARD_TOPIC, type Dashboard } from '../../shared/dashboard/types';
 
-export const fetchDashboard = () => getResult<Dashboard>('/api/dashboard');
+export const DASHBOARD_URL = '/api/dashboard';
+export const fetchDashboard = () => readForScreen<Dashboard>(DASHBOARD_URL);
 
 /** News arriving together (a specimen entered starts its process: two writes) are read with one request. */
 export const NEWS_SETTLE_MS = 300;

@@ -1,4 +1,4 @@
-import { proxy } from 'valtio';
+import { proxy, ref } from 'valtio';
 import { getResult } from '../api/http';
 
 export interface Dictionary {
@@ -25,7 +25,8 @@ export async function loadDictionaries(): Promise<void> {
   const list = await getResult<Dictionary[]>('/api/dictionary/all');
   const byName = new Map(list.map((d) => [d.name, d]));
   const sizes = (byName.get('分页')?.details ?? []).map((d) => Number(d.value)).filter((n) => n > 0);
-  dictionaryState.dictionaries = list;
+  // Replaced whole, never changed in place: a ref, not a proxy of every entry (routes.ts says why).
+  dictionaryState.dictionaries = ref(list);
   dictionaryState.pageSizes = sizes.length > 0 ? sizes : DEFAULT_PAGE_SIZES;
   dictionaryState.queryDays = Object.fromEntries(
     (byName.get('查询时间范围')?.details ?? []).map((d) => [d.label, Number(d.value)]),

@@ -1,10 +1,14 @@
-import { proxy } from 'valtio';
+import { proxy, ref } from 'valtio';
 import { getResult } from '../api/http';
 import { filterMenus, leafPaths, permittedMenuIds } from '../../shared/menu/filter';
 import { joinPath, type MenuMeta, type MenuNode } from '../../shared/menu/types';
 import type { UserInfo } from '../auth/user';
 
-/** The routes this user may open, built at page entry (spec 4) and read by sidebar, search, tabs and pages. */
+/**
+ * The routes this user may open, built at page entry (spec 4) and read by sidebar, search, tabs and pages.
+ * The tree is replaced whole, never changed in place: held as a ref, so that valtio does not make a proxy
+ * of each of its hundreds of nodes at sign-in, nor each render walking it a tracking proxy per node.
+ */
 export const routeState = proxy({
   built: false,
   routes: [] as MenuNode[],
@@ -42,7 +46,7 @@ export function fetchMenu(): Promise<MenuResponse> {
 export function applyRoutes(menu: MenuResponse, info: UserInfo): MenuNode[] {
   const routes = buildRoutes(menu.routes, info, menu.granted);
   const open = new Set(leafPaths(routes));
-  routeState.routes = routes;
+  routeState.routes = ref(routes);
   routeState.denied = [...menu.denied, ...leafPaths(menu.routes).filter((p) => !open.has(p))];
   routeState.built = true;
   return routes;

@@ -1,4 +1,5 @@
 import { errorMessage } from '../api/http';
+import { forgetEarlyReads } from '../api/earlyReads';
 import { clearToken } from '../auth/session';
 import { loadLabType, loadUserInfo, resetUser, userState } from '../auth/user';
 import { applyRoutes, fetchMenu, resetRoutes, routeState } from '../permissions/routes';
@@ -22,6 +23,7 @@ export function resetSession() {
   resetUser();
   resetRoutes();
   resetDictionaries();
+  forgetEarlyReads();
 }
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
