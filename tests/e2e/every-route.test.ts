@@ -27,7 +27,9 @@ const SIZES = [
 describe('every route of spec 2.2', () => {
   it(
     'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error; axe finds nothing serious on any route, the shell around it, nor in a create dialog; every screen fits 1440×900, 1366×768 and 390×844: key columns and row actions in view, nothing overlapping (issue 25)',
-    { timeout: 900_000 },
+    // ~150 routes, each at three window sizes with axe and a create dialog: 250–280 s alone on a 2-core
+    // machine, 485 s and 926 s beside the rest of `npm test` on two consecutive runs of one slow day.
+    { timeout: 1_500_000 },
     async () => {
       expect(LEAVES.length).toBeGreaterThan(100);
       const { page, consoleErrors } = await newPage(run.browser, undefined, SIZES[0]!, AXE_SOURCE);
