@@ -1,13 +1,12 @@
-import { useMemo } from 'react';
 import { Alert, Card, Statistic, Tag } from 'antd';
 import { Link } from 'react-router';
 import { useSnapshot } from 'valtio';
 import type { DashboardLink, DashboardTile } from '../../shared/dashboard/types';
-import { flattenMenus, type MenuNode } from '../../shared/menu/types';
+import type { MenuNode } from '../../shared/menu/types';
 import { errorMessage } from '../api/http';
 import { userState } from '../auth/user';
 import { i18n, useT } from '../i18n';
-import { routeState } from '../permissions/routes';
+import { flattenRoutes, routeState } from '../permissions/routes';
 import { useDashboard } from './useDashboard';
 
 const TONE_COLOR: Record<DashboardTile['tone'], string | undefined> = {
@@ -17,18 +16,13 @@ const TONE_COLOR: Record<DashboardTile['tone'], string | undefined> = {
   danger: '#cf1322',
 };
 
-/** The address of each page (not a folder) of the user's routes, by menu id. */
-function pagesById(routes: MenuNode[]): Map<number, string> {
-  const pages = flattenMenus(routes).filter((m) => m.node.meta.id !== undefined && !m.node.children);
-  return new Map(pages.map((m) => [m.node.meta.id!, m.fullPath]));
-}
-
 /** The page of the user's routes that shows the linked list, with the count's filter in its address. */
-function linkHref(link: DashboardLink | undefined, pages: Map<number, string>): string | undefined {
-  const page = link?.menuId ? pages.get(link.menuId) : undefined;
+function linkHref(link: DashboardLink | undefined, routes: readonly MenuNode[]): string | undefined {
+  if (!link?.menuId) return undefined;
+  const page = flattenRoutes(routes).find((r) => r.meta.id === link.menuId && r.isLeaf);
   if (!page) return undefined;
-  const query = new URLSearchParams(link!.query).toString();
-  return query ? `${page}?${query}` : page;
+  const query = new URLSearchParams(link.query).toString();
+  return query ? `${page.fullPath}?${query}` : page.fullPath;
 }
 
 /**
@@ -40,8 +34,6 @@ export function DashboardCounts() {
   const { locale } = useSnapshot(i18n);
   const { info } = useSnapshot(userState);
   const { routes } = useSnapshot(routeState);
-  // Flattened once per change of the routes, not once per tile in every render.
-  const pages = useMemo(() => pagesById(routes as MenuNode[]), [routes]);
   const { dashboard, error, loading } = useDashboard(info?.organization.id);
   return (
     <section className="dashboard-counts" aria-busy={loading} aria-label={t('dashboard.counts')}>
@@ -60,7 +52,7 @@ export function DashboardCounts() {
         >
           <div className="dashboard-tiles">
             {section.tiles.map((tile) => {
-              const href = linkHref(tile.link, pages);
+              const href = linkHref(tile.link, routes as MenuNode[]);
               const figure = (
                 <Statistic
                   title={tile.label[locale]}

@@ -54,7 +54,7 @@ export function applyRoutes(menu: MenuResponse, info: UserInfo): MenuNode[] {
 
 export function resetRoutes() {
   routeState.built = false;
-  routeState.routes = [];
+  routeState.routes = ref([]);
   routeState.denied = [];
 }
 
@@ -66,12 +66,24 @@ export interface RouteEntry {
   isLeaf: boolean;
 }
 
-export function flattenRoutes(nodes: readonly MenuNode[], parent = '/', chain: MenuMeta[] = []): RouteEntry[] {
+/**
+ * Every entry of a route tree, made once per tree: shell, breadcrumb, search and dashboard ask at each
+ * render, and the tree is replaced whole when it changes (a ref), so the same tree has the same entries.
+ */
+const flattened = new WeakMap<readonly MenuNode[], RouteEntry[]>();
+
+export function flattenRoutes(nodes: readonly MenuNode[]): RouteEntry[] {
+  let entries = flattened.get(nodes);
+  if (!entries) flattened.set(nodes, (entries = entriesOf(nodes, '/', [])));
+  return entries;
+}
+
+function entriesOf(nodes: readonly MenuNode[], parent: string, chain: MenuMeta[]): RouteEntry[] {
   return nodes.flatMap((node) => {
     const fullPath = joinPath(parent, node.path);
     const here = [...chain, node.meta];
     const entry: RouteEntry = { fullPath, meta: node.meta, chain: here, isLeaf: !node.children };
-    return [entry, ...flattenRoutes(node.children ?? [], fullPath, here)];
+    return [entry, ...entriesOf(node.children ?? [], fullPath, here)];
   });
 }
 

@@ -65,14 +65,15 @@ export function Sidebar() {
   const { sidebarLogo } = useSnapshot(settings);
   const [openKeys, setOpenKeys] = useState<string[]>(() => ancestors(pathname));
   const collapsed = !sidebarOpened;
+  const sprite = useMemo(() => menuIconSprite(routes as MenuNode[]), [routes]);
   const items = useMemo(() => {
     const tree = routes as MenuNode[];
     // Made: the open submenus, and those holding the current page (antd marks them as its section). A
     // collapsed sidebar opens its submenus as pop-ups on hover, of which the Menu tells nothing: all made.
     const made = new Set([...openKeys, ...ancestors(pathname)]);
     const expanded = collapsed ? () => true : (key: string) => made.has(key);
-    return toItems(tree, '/', { locale, sprite: menuIconSprite(tree), expanded });
-  }, [routes, locale, openKeys, pathname, collapsed]);
+    return toItems(tree, '/', { locale, sprite, expanded });
+  }, [routes, locale, sprite, openKeys, pathname, collapsed]);
   const [openedFor, setOpenedFor] = useState(pathname);
   // A new page opens its own branch (state adjusted while rendering, not in an effect).
   if (openedFor !== pathname) {
