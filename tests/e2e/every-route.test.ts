@@ -28,7 +28,7 @@ describe('every route of spec 2.2', () => {
   it(
     'opens for the administrator with its rows and create dialog, or its hand-written page, and no console error; axe finds nothing serious on any route, the shell around it, nor in a create dialog; every screen fits 1440×900, 1366×768 and 390×844: key columns and row actions in view, nothing overlapping (issue 25)',
     // ~150 routes, each at three window sizes with axe and a create dialog: 250–280 s alone on a 2-core
-    // machine, 485 s and 926 s beside the rest of `npm test` on two consecutive runs of one slow day.
+    // machine; beside the rest of `npm test` 470–683 s with three workers, and once 926 s with two on a slow day.
     { timeout: 1_500_000 },
     async () => {
       expect(LEAVES.length).toBeGreaterThan(100);
