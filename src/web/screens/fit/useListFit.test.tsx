@@ -28,9 +28,9 @@ const actions = (r: Row) =>
     : ['查看', '打印交接单'].map(item);
 const keys = ['no', 'state'];
 
-function fit(width: number | undefined, hidden: string[] = []) {
-  return renderHook(() => useListFit({ columns, keys, hidden, records, actions, width, selectable: true })).result
-    .current;
+function fit(width: number | undefined, hidden: string[] = [], keyColumns = keys) {
+  return renderHook(() => useListFit({ columns, keys: keyColumns, hidden, records, actions, width, selectable: true }))
+    .result.current;
 }
 
 afterEach(() => cleanup());
@@ -67,6 +67,16 @@ describe('a list laid out in its width', () => {
   it('shows what the user did not hide, and never hides a key column', () => {
     const laid = fit(2000, ['box', 'state']);
     expect(laid.shown.map((c) => c.key)).toEqual(['no', 'site', 'seal', 'state']);
+  });
+
+  it('gives the key columns room before inline buttons: a laptop sees a table, its actions in a more menu', () => {
+    // 760 px: with 30 % of it for buttons, the three key columns would not all stay in view.
+    const laid = fit(760, [], ['no', 'site', 'state']);
+    expect(laid.cards).toBe(false);
+    expect(laid.columns.filter((c) => c.fixed).map((c) => c.key)).toEqual(['no', 'site', 'state', '$actions']);
+    expect(Number(laid.columns.at(-1)!.width)).toBeLessThanOrEqual(120);
+    // Wide enough, the same list keeps more of its buttons inline.
+    expect(Number(fit(1400, [], ['no', 'site', 'state']).columns.at(-1)!.width)).toBeGreaterThan(120);
   });
 
   it('turns the rows into cards on a phone', () => {

@@ -88,9 +88,8 @@ export function useListFit<R>({
       const { items, inline } = layout(record, room);
       return <RowActions items={items} inline={inline} more={more} />;
     };
-    let all: TableColumnsType<R> = shown;
-    if (actions) {
-      const room = Math.min(ACTIONS_MAX, Math.max(ACTIONS_MIN, (width ?? 0) * ACTIONS_SHARE)) - cell - spinner;
+    /** The actions column whose buttons take at most `room` px inline, the rest in a more menu. */
+    const actionsColumn = (room: number) => {
       let widest = textWidth(actionsTitle, fontSize, fontFamily);
       for (const record of records) {
         const { items, inline } = layout(record, room);
@@ -103,19 +102,22 @@ export function useListFit<R>({
           ),
         );
       }
-      all = [
-        ...shown,
-        {
-          key: '$actions',
-          title: actionsTitle,
-          fixed: 'right' as const,
-          width: widest + cell + spinner,
-          className: 'screen-col-actions',
-          render: (_: unknown, record: R) => rowActions(record, room),
-        },
-      ];
-    }
-    const fitted = fitColumns(all, keySet, width === undefined ? Infinity : width - selectionWidth);
+      return {
+        key: '$actions',
+        title: actionsTitle,
+        fixed: 'right' as const,
+        width: widest + cell + spinner,
+        className: 'screen-col-actions',
+        render: (_: unknown, record: R) => rowActions(record, room),
+      };
+    };
+    const tableRoom = width === undefined ? Infinity : width - selectionWidth;
+    const fitWith = (room: number) => fitColumns(actions ? [...shown, actionsColumn(room)] : shown, keySet, tableRoom);
+    let fitted = fitWith(Math.min(ACTIONS_MAX, Math.max(ACTIONS_MIN, (width ?? 0) * ACTIONS_SHARE)) - cell - spinner);
+    // The key columns come before inline buttons: where they are not all in view, the actions keep the
+    // least room (the rest in their more menu) before the rows become cards. A 1366 px laptop's list
+    // of handovers is a table then, its keys pinned.
+    if (actions && !fitted.keysInView) fitted = fitWith(ACTIONS_MIN - cell - spinner);
     return {
       cards: width !== undefined && (width < CARDS_BELOW || !fitted.keysInView),
       columns: fitted.columns,
