@@ -8,6 +8,7 @@ import { PushHub } from './kernel/push/hub.js';
 import { prepare } from './startup.js';
 import { stopWithDeadline } from './shutdown.js';
 import { DEMO_USERS } from './users/demo.js';
+import { warmPasswordThreads } from './kernel/identity/passwords.js';
 
 /** `npm start`: open the database, bring it up to date, serve app + API on one port. */
 async function main() {
@@ -25,6 +26,8 @@ async function main() {
 
   // PORT=0 picks a free port (tests); the line below prints the one actually bound.
   const url = await app.listen({ port: config.port, host: config.host });
+  // Behind the listening server: a sign-in meanwhile waits for one check at most.
+  void warmPasswordThreads();
 
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`;
   console.log(`\nLIMS is ready at ${url}  (database: ${where})`);
