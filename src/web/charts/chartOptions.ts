@@ -51,15 +51,19 @@ export const MAX_PANELS = 12;
 
 const NONE = '—';
 
-/** Lab conventions for control-chart lines: the mean solid, ±2 SD a warning in orange, ±3 SD a rejection in red. */
+/**
+ * Lab conventions for control-chart lines: the mean solid, ±2 SD a warning in orange, ±3 SD a rejection
+ * in red. Two pixels wide: wherever the plot's text puts them, some pixels are the full colour (a
+ * 1.5 px line centred on a pixel edge was drawn at three quarters of it, the red ±3 SD lines pink).
+ */
 const LINE_STYLE: Record<
   NonNullable<ChartReferenceLine['level']> | 'other',
   { color: string; type: 'solid' | 'dashed' | 'dotted'; width: number }
 > = {
-  mean: { color: '#389e0d', type: 'solid', width: 1.5 },
+  mean: { color: '#389e0d', type: 'solid', width: 2 },
   '1s': { color: '#8c8c8c', type: 'dotted', width: 1 },
-  '2s': { color: '#fa8c16', type: 'dashed', width: 1.5 },
-  '3s': { color: '#f5222d', type: 'dashed', width: 1.5 },
+  '2s': { color: '#fa8c16', type: 'dashed', width: 2 },
+  '3s': { color: '#f5222d', type: 'dashed', width: 2 },
   other: { color: '#8c8c8c', type: 'dashed', width: 1 },
 };
 export const VIOLATION_COLOR = '#f5222d';
