@@ -26,8 +26,9 @@ async function main() {
 
   // PORT=0 picks a free port (tests); the line below prints the one actually bound.
   const url = await app.listen({ port: config.port, host: config.host });
-  // Behind the listening server: a sign-in meanwhile waits for one check at most.
-  void warmPasswordThreads();
+  // Behind the listening server: a sign-in meanwhile waits for one check at most; a warm-up that
+  // fails leaves the first sign-ins slower, nothing else.
+  void warmPasswordThreads().catch(() => undefined);
 
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite at ${config.dataDir}`;
   console.log(`\nLIMS is ready at ${url}  (database: ${where})`);
