@@ -6,8 +6,7 @@
  * docs/screenshots/<step>.png at 1440×900.
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
@@ -20,20 +19,21 @@ const password = 'Lims@2026';
 const VIEWPORT = { width: 1440, height: 900 };
 
 /**
- * A machine without Chinese fonts (a CI box, a server) would draw every Chinese word as empty boxes: the
- * pictures use Noto Sans SC, which the report printing already depends on (@embedpdf/fonts-sc), as a
- * Chinese desktop's own sans-serif would show them. The app itself is not changed.
+ * The pictures show the app as a lab's machine draws it, in the system's Chinese font (README): a
+ * machine without one would draw every Chinese word as boxes.
  */
-const FONT_URL = `${url}/__screenshots__/NotoSansHans-Regular.otf`;
-const fontFile = () =>
-  readFileSync(
-    path.join(
-      path.dirname(createRequire(import.meta.url).resolve('@embedpdf/fonts-sc')),
-      '../fonts/NotoSansHans-Regular.otf',
-    ),
-  );
-const FONT_CSS = `@font-face { font-family: 'Screenshot Sans SC'; src: url('${FONT_URL}'); }
-  body, body * { font-family: -apple-system, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Screenshot Sans SC', sans-serif !important; }`;
+function requireChineseFont() {
+  let families = '';
+  try {
+    families = execFileSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' }).trim();
+  } catch {
+    // No fontconfig: no font either.
+  }
+  if (!families)
+    throw new Error(
+      'screenshots: no Chinese font here (apt-get install fonts-wqy-microhei); every word would be boxes',
+    );
+}
 
 const PAGES = {
   intake: '/laboratoryManager/permission/frontEntry',
@@ -94,6 +94,7 @@ async function shoot(page: Page, name: string) {
 }
 
 async function main() {
+  requireChineseFont();
   mkdirSync(out, { recursive: true });
   const dataDir = mkdtempSync(path.join(tmpdir(), 'lims-screenshots-'));
   const server = await startServer(dataDir);
@@ -104,16 +105,6 @@ async function main() {
   });
   try {
     const context = await browser.newContext({ locale: 'zh-CN', viewport: VIEWPORT, reducedMotion: 'reduce' });
-    const font = fontFile();
-    await context.route(FONT_URL, (route) => route.fulfill({ body: font, contentType: 'font/otf' }));
-    // Added to every document as it loads (the login page and the app after it).
-    await context.addInitScript((css: string) => {
-      document.addEventListener('DOMContentLoaded', () => {
-        const style = document.createElement('style');
-        style.textContent = css;
-        document.head.appendChild(style);
-      });
-    }, FONT_CSS);
     const page = await context.newPage();
 
     await page.goto(`${url}/login`);
