@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { http as mock, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
-import { forgetEarlyReads, readEarly, readForScreen } from './earlyReads';
+import { arrivedForScreen, forgetEarlyReads, readEarly, readForScreen } from './earlyReads';
 
 let answered = 0;
 const server = setupServer(
@@ -37,5 +37,24 @@ describe('reads started before their screen is built', () => {
     readEarly('/api/dashboard');
     forgetEarlyReads();
     await expect(readForScreen('/api/dashboard')).resolves.toEqual({ read: 2 });
+  });
+
+  it('give an answer that has come to the first render of its screen, whose read then takes it without asking again', async () => {
+    readEarly('/api/dashboard');
+    expect(arrivedForScreen('/api/dashboard')).toBeUndefined();
+    await vi.waitFor(() => expect(arrivedForScreen('/api/dashboard')).toEqual({ read: 1 }));
+    const shown = arrivedForScreen('/api/dashboard');
+    await expect(readForScreen('/api/dashboard')).resolves.toBe(shown);
+    expect(answered).toBe(1);
+    // Taken once: a later build of the screen (a Refresh) reads afresh.
+    expect(arrivedForScreen('/api/dashboard')).toBeUndefined();
+  });
+
+  it('give no answer that has gone stale to a first render', async () => {
+    readEarly('/api/dashboard');
+    await vi.waitFor(() => expect(arrivedForScreen('/api/dashboard')).toBeDefined());
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now() + 6_000);
+    expect(arrivedForScreen('/api/dashboard')).toBeUndefined();
   });
 });

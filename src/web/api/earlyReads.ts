@@ -8,13 +8,26 @@ import { getResult } from './http';
  */
 const FRESH_MS = 5_000;
 
-const early = new Map<string, { at: number; answer: Promise<unknown> }>();
+interface Early {
+  at: number;
+  answer: Promise<unknown>;
+  /** The answer once it has come, to build the screen with at once. */
+  arrived?: { value: unknown };
+}
+
+const early = new Map<string, Early>();
+
+const isFresh = (kept: Early) => Date.now() - kept.at < FRESH_MS;
 
 /** Keeps an answer already asked for, for the screen built next. */
 export function keepForScreen<T>(url: string, answer: Promise<T>): Promise<T> {
   // A failure is the screen's to report when it takes the answer, not an unhandled rejection meanwhile.
-  answer.catch(() => undefined);
-  early.set(url, { at: Date.now(), answer });
+  const kept: Early = { at: Date.now(), answer };
+  answer.then(
+    (value) => (kept.arrived = { value }),
+    () => undefined,
+  );
+  early.set(url, kept);
   return answer;
 }
 
@@ -27,7 +40,18 @@ export function readEarly(url: string): void {
 export function readForScreen<T>(url: string): Promise<T> {
   const kept = early.get(url);
   early.delete(url);
-  return kept && Date.now() - kept.at < FRESH_MS ? (kept.answer as Promise<T>) : getResult<T>(url);
+  return kept && isFresh(kept) ? (kept.answer as Promise<T>) : getResult<T>(url);
+}
+
+/**
+ * The answer read early for this screen if it has already come (and is fresh), for the screen's first
+ * render: built with it, the screen shows its data in its first frame, instead of a loading state and
+ * then a second render of the page (after sign-in, the dashboard's counts and tasks). Its read
+ * (readForScreen) still takes the same answer, once, without asking again.
+ */
+export function arrivedForScreen<T>(url: string): T | undefined {
+  const kept = early.get(url);
+  return kept?.arrived && isFresh(kept) ? (kept.arrived.value as T) : undefined;
 }
 
 /** Forgets every early answer (sign-out: they belong to the user who was signed in). */

@@ -55,4 +55,19 @@ describe('useDashboard', () => {
     expect(result.current.error).toBeInstanceOf(Error);
     expect(entered(result.current.dashboard)).toBe(5);
   });
+
+  it('shows counts read at sign-in from its first render: no loading state, and no second render for the same answer', async () => {
+    const atSignIn = withCount(7);
+    const load = vi.fn().mockResolvedValue(atSignIn);
+    let renders = 0;
+    const { result } = renderHook(() => {
+      renders += 1;
+      return useDashboard(1, load, () => atSignIn);
+    });
+    expect(result.current.loading).toBe(false);
+    expect(entered(result.current.dashboard)).toBe(7);
+    await waitFor(() => expect(load).toHaveBeenCalledTimes(1));
+    await act(() => Promise.resolve());
+    expect(renders).toBe(1);
+  });
 });

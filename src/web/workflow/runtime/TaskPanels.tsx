@@ -7,7 +7,7 @@ import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
 import { PUSH_ALERT_EVENT } from '../../push/pushChannel';
 import { rt } from './i18n';
-import { claimTask, doneTasks, todoTasks, type TaskRow } from './api';
+import { arrivedTasks, claimTask, doneTasks, todoTasks, type TaskRow } from './api';
 import { resultLabel, statusOf, time } from './results';
 import './runtime.css';
 
@@ -21,16 +21,19 @@ type Open = { kind: 'task'; id: string } | { kind: 'trace'; id: string } | undef
 function useTasks() {
   const [version, setVersion] = useState(0);
   // Each answer remembers the reload it answers: loading is "the last answer is for an older one".
-  const [answer, setAnswer] = useState<{ version: number; todo: TaskRow[]; done: TaskRow[] }>({
-    version: -1,
-    todo: [],
-    done: [],
+  // Lists read at sign-in that have already come answer the first load from the first render.
+  const [answer, setAnswer] = useState<{ version: number; todo: TaskRow[]; done: TaskRow[] }>(() => {
+    const arrived = arrivedTasks();
+    return arrived ? { version: 0, ...arrived } : { version: -1, todo: [], done: [] };
   });
   const reload = useCallback(() => setVersion((v) => v + 1), []);
   useEffect(() => {
     let current = true;
     Promise.all([todoTasks(), doneTasks()]).then(
-      ([todo, done]) => current && setAnswer({ version, todo, done }),
+      // The same lists as shown keep the same state: no second render of the panels.
+      ([todo, done]) =>
+        current &&
+        setAnswer((a) => (a.version === version && a.todo === todo && a.done === done ? a : { version, todo, done })),
       (e: unknown) => {
         if (!current) return;
         setAnswer((a) => ({ ...a, version }));

@@ -1,5 +1,5 @@
 import { getResult, http, type Result } from '../../api/http';
-import { readForScreen } from '../../api/earlyReads';
+import { arrivedForScreen, readForScreen } from '../../api/earlyReads';
 import type { FormPage } from '../../../shared/forms/formPage';
 
 /** The calls of the running workflow (issue 5): tasks, their forms, traces, and the workflow manager. */
@@ -86,6 +86,13 @@ export const TODO_TASKS_URL = '/api/workflow/task/todo';
 export const DONE_TASKS_URL = '/api/workflow/task/done';
 export const todoTasks = () => readForScreen<TaskRow[]>(TODO_TASKS_URL);
 export const doneTasks = () => readForScreen<TaskRow[]>(DONE_TASKS_URL);
+
+/** Both task lists, when those read at sign-in have already come (earlyReads.ts). */
+export function arrivedTasks(): { todo: TaskRow[]; done: TaskRow[] } | undefined {
+  const todo = arrivedForScreen<TaskRow[]>(TODO_TASKS_URL);
+  const done = arrivedForScreen<TaskRow[]>(DONE_TASKS_URL);
+  return todo && done ? { todo, done } : undefined;
+}
 export const taskDetail = (id: string) => getResult<TaskDetail>(`/api/workflow/task/${encodeURIComponent(id)}`);
 export const processTrace = (id: string) => getResult<Trace>(`/api/workflow/process/${encodeURIComponent(id)}/trace`);
 export const deployments = () => getResult<DeploymentRow[]>('/api/workflow/deployments');
