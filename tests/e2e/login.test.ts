@@ -25,10 +25,15 @@ describe('signing in through the real page', () => {
     await page.goto(`${server.url}/dashboard`);
     await page.waitForURL(/\/login\?redirect=%2Fdashboard/);
     await page.getByPlaceholder('用户名').fill('  admin  ');
+    // While the user types, antd's first render is rehearsed out of sight (app/warmUp.tsx)...
+    const warmUp = page.locator('body > [data-warm-up][hidden][aria-hidden=true]');
+    await warmUp.locator('.ant-menu').waitFor({ state: 'attached' });
     await page.getByPlaceholder('密码').fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: /登\s*录/ }).click();
     await page.waitForURL(/\/dashboard$/);
     await expect.poll(() => page.locator('.dashboard-welcome').textContent()).toBe('欢迎，系统管理员');
+    // ...and nothing of it stays once the shell is there.
+    await expect.poll(() => warmUp.count()).toBe(0);
     expect(await page.getByText('华康医学检验中心实验室').count()).toBe(1);
     expect(await page.title()).toContain('实验室信息管理系统');
     expect(consoleErrors).toEqual([]);
