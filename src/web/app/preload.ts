@@ -27,7 +27,7 @@ let release: (() => void) | undefined;
 
 /**
  * antd's first render after sign-in, rehearsed while the user types (warmUp.tsx): its theme tokens
- * derived and the shell's and dashboard's antd code run once, ~70 ms less between the sign-in answer
+ * derived and the shell's and dashboard's antd code run once, 35-70 ms less between the sign-in answer
  * and a usable dashboard (bench web, and alternating sign-ins with and without it).
  */
 async function warmAntd() {
