@@ -14,16 +14,21 @@ export const MenuPage = lazyCode(() => import('../pages/MenuPage'));
 let asked: Promise<unknown> | undefined;
 
 export function preloadSignedIn(): Promise<unknown> {
-  asked ??= Promise.all([AntdRoot.preload(), SignedIn.preload(), MenuPage.preload(), DashboardPage.preload()])
-    .then(warmAntd)
-    .catch(() => {
+  asked ??= Promise.all([AntdRoot.preload(), SignedIn.preload(), MenuPage.preload(), DashboardPage.preload()]).then(
+    // Started, not awaited: signing in never waits for the rehearsal, and one that fails to load is
+    // only a rehearsal missed.
+    () => void warmAntd().catch(() => undefined),
+    () => {
       // A chunk that failed now is asked for again when its route renders, which reports the failure.
       asked = undefined;
-    });
+    },
+  );
   return asked;
 }
 
 let release: (() => void) | undefined;
+/** The shell has rendered: a rehearsal whose code comes later has nothing left to warm. */
+let shellRendered = false;
 
 /**
  * antd's first render after sign-in, rehearsed while the user types (warmUp.tsx): its theme tokens
@@ -32,11 +37,12 @@ let release: (() => void) | undefined;
  */
 async function warmAntd() {
   const { warmUp } = await import('./warmUp');
-  release ??= warmUp();
+  if (!shellRendered) release ??= warmUp();
 }
 
 /** Called when the signed-in shell has rendered: the warm-up tree goes. */
 export function releaseWarmUp() {
+  shellRendered = true;
   release?.();
   release = undefined;
 }
