@@ -1,5 +1,8 @@
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+import { scratchInMemory } from './tests/support/scratch-dir';
+
+scratchInMemory();
 
 /**
  * The order files start in. Vitest runs its projects one after another (api, e2e, unit by name), so

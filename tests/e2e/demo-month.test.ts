@@ -1,5 +1,4 @@
 import { mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -20,7 +19,8 @@ let server: TestServer;
 let browser: Browser;
 let page: Page;
 let consoleErrors: string[];
-const SHOTS = path.join(tmpdir(), 'lims-demo-month-shots');
+// Kept as the run's artefacts, beside the screen-fit ones.
+const SHOTS = path.resolve(import.meta.dirname, '../../test-results/demo-month');
 
 const wall = new Date();
 const lastDay = localDateTime(new Date(wall.getTime() - 6 * 3600_000 - 86_400_000)).slice(0, 10);
