@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startInProcess, type InProcessApp } from '../support/in-process';
 import { startSecondProcess, startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
+import { leafPaths } from '../../src/shared/menu/filter';
+import type { MenuNode } from '../../src/shared/menu/types';
 
 /**
  * The signed-in user and list pages are kept in memory between writes (kernel/db/readCache.ts). Here
@@ -123,6 +125,48 @@ describe.runIf(process.env.TEST_DATABASE_URL)('answers kept between writes (two 
     const renamed = await here.put('/api/user', { ...pick(admin), userName: `${oldName}（改）` });
     expect(renamed.status).toBe(200);
     await expect.poll(async () => (await me()).userName, { timeout: 5_000 }).toBe(`${oldName}（改）`);
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE_URL)("a user's menu, kept across other writes (two server processes)", () => {
+  let first: TestServer;
+  let second: TestServer;
+  beforeAll(async () => {
+    first = await startServer(KEPT_LONG);
+    second = await startSecondProcess(first);
+  }, 120_000);
+  afterAll(async () => {
+    await second?.dispose();
+    await first?.dispose();
+  });
+
+  it("shows a change of the role's menus made on the other process at once, and is the same after a sign-in", async () => {
+    const admin = api(first.url, await tokenFor(first.url, 'admin', DEMO_PASSWORD));
+    const role = (await admin.post<{ id: number }>('/api/resources/role', { name: '缓存菜单', code: 'editor' })).body
+      .resultObject;
+    const created = await admin.post('/api/resources/user', {
+      userAccount: 'huancun01',
+      userName: '缓存',
+      password: 'Cache@2026x',
+      roleIds: [role.id],
+    });
+    expect(created.body).toMatchObject({ resultCode: 200 });
+    const menuThere = async () =>
+      leafPaths(
+        (
+          await api(second.url, await tokenFor(second.url, 'huancun01', 'Cache@2026x')).get<{ routes: MenuNode[] }>(
+            '/api/ui/menu',
+          )
+        ).body.resultObject.routes,
+      );
+    // Each read signs in afresh on the second process: the sign-in's writes leave the menu as it was.
+    expect(await menuThere()).toEqual(['/dashboard']);
+    expect(await menuThere()).toEqual(['/dashboard']);
+    await admin.put(`/api/resources/roleMenu/${role.id}`, { menuIds: [20901], version: 0 });
+    // 20901 is the form list (表单列表).
+    await expect
+      .poll(async () => (await menuThere()).filter((p) => p.endsWith('/formList')).length, { timeout: 5_000 })
+      .toBe(1);
   });
 });
 

@@ -31,7 +31,8 @@ function fakeDatabase() {
       };
     },
   };
-  return { db, statements, state, notice: () => channels.get(WRITE_CHANNEL)?.notice('specimen'), channels };
+  const noticeOf = (table: string) => channels.get(WRITE_CHANNEL)?.notice(table);
+  return { db, statements, state, notice: () => noticeOf('specimen'), noticeOf, channels };
 }
 
 async function started(mostAgeMs = 60_000, labNow = () => new Date('2026-11-26T08:00:00Z')) {
@@ -124,5 +125,57 @@ describe('answers kept between writes', () => {
     const none = await started(0);
     await none.read();
     expect(await none.read()).toBe(2);
+  });
+});
+
+describe("answers made of a few tables (a user's menu)", () => {
+  const MENU = { tables: ['menu', 'role'], mostAgeMs: 60_000 };
+  async function menuCache() {
+    const fake = await started(1_000);
+    let loads = 0;
+    const menu = () => fake.cache.read('menu:1', async () => ++loads, MENU);
+    return { ...fake, menu };
+  }
+
+  it('keeps them across writes of other tables, which forget every other answer', async () => {
+    const { menu, read, noticeOf, cache, db } = await menuCache();
+    await menu();
+    await read();
+    noticeOf('op_log');
+    await cache.watching(db).transaction(async (tx) => {
+      await tx.query('delete from login_guard where account = $1', ['admin']);
+    });
+    expect(await menu()).toBe(1);
+    expect(await read()).toBe(2);
+  });
+
+  it('forgets them on a write of one of their tables, by any process, in or out of a transaction', async () => {
+    const { menu, noticeOf, cache, db } = await menuCache();
+    await menu();
+    noticeOf('role');
+    expect(await menu()).toBe(2);
+    const own = cache.watching(db);
+    await own.query('update menu set meta = $1 where id = $2', [{}, 1]);
+    expect(await menu()).toBe(3);
+    await own.transaction(async (tx) => {
+      await tx.query('insert into op_log (action) values ($1)', ['x']);
+      await tx.query('insert into role (name) values ($1)', ['x']);
+    });
+    expect(await menu()).toBe(4);
+  });
+
+  it('forgets them when writes could have gone unheard, when anything shaping answers changes, and with age', async () => {
+    const { menu, cache, db, channels } = await menuCache();
+    await menu();
+    channels.get(WRITE_CHANNEL)?.gap?.();
+    expect(await menu()).toBe(2);
+    cache.forget();
+    expect(await menu()).toBe(3);
+    // A script's statements name no tables it writes.
+    await cache.watching(db).exec('select 1; update role set name = name');
+    expect(await menu()).toBe(4);
+    // Their own age bounds them, beyond the cache's (1 s here).
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    expect(await menu()).toBe(4);
   });
 });

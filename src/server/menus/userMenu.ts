@@ -5,6 +5,8 @@ import type { ScreenSchema } from '../../shared/screens/fields.js';
 import type { Kernel } from '../kernel/context.js';
 import { notFound, ok } from '../kernel/http/envelope.js';
 import { actorOf } from '../kernel/http/request.js';
+import type { AuthUser } from '../kernel/identity/actor.js';
+import type { Shape } from '../kernel/db/readCache.js';
 import { loadMenuTree } from './tree.js';
 import { getOrganization } from '../kernel/identity/organizations.js';
 import { rolesOfUser } from '../kernel/identity/roles.js';
@@ -56,6 +58,16 @@ export function attachScreens(
   return { tree: walk(tree), added };
 }
 
+/**
+ * The tables a user's menu is made of (the tree, their roles, account and organisation; not the account's
+ * lock): kept across other writes, a sign-in's among them, it is read at every page entry. A changed screen
+ * file forgets it too (resources/routes.ts).
+ */
+const MENU_SHAPE: Shape = {
+  tables: ['menu', 'role', 'user_role', 'app_user', 'organization'],
+  mostAgeMs: 10 * 60_000,
+};
+
 export async function userMenuRoutes(app: FastifyInstance, ctx: Kernel) {
   /**
    * GET /api/ui/menu: the route tree filtered for the caller (role menuIds minus disabled ids, roles,
@@ -63,22 +75,33 @@ export async function userMenuRoutes(app: FastifyInstance, ctx: Kernel) {
    */
   app.get('/api/ui/menu', async (request) => {
     const actor = actorOf(request);
-    const [user, org, roles, stored] = await Promise.all([
-      getUser(ctx.db, actor.id),
-      getOrganization(ctx.db, actor.orgId),
-      rolesOfUser(ctx.db, actor.id),
-      loadMenuTree(ctx.db),
-    ]);
-    if (!user || !org) throw notFound();
-    const { tree, added } = attachScreens(stored, ctx.screens.list());
-    const permitted = new Set(permittedMenuIds(roles, user.disabledMenuIds));
-    // Screen routes open wherever their parent is open (unless disabled for the user); the app is told which.
-    const granted = [...added].filter(
-      ([id, parent]) => permitted.has(parent) && !user.disabledMenuIds.split(',').includes(String(id)),
+    const menu = await ctx.reads.read(
+      `menu:${actor.id}:${actor.orgId}:${actor.roles.join()}`,
+      () => menuOf(ctx, actor),
+      MENU_SHAPE,
     );
-    for (const [id] of granted) permitted.add(id);
-    const routes = filterMenus(tree, { permittedIds: permitted, roles: actor.roles, usePlace: org.usePlace });
-    const open = new Set(leafPaths(routes));
-    return ok({ routes, denied: leafPaths(tree).filter((p) => !open.has(p)), granted: granted.map(([id]) => id) });
+    if (!menu) throw notFound();
+    return ok(menu);
   });
+}
+
+/** The user's routes (spec 6), the paths closed to them, and the screen routes opened by their parents; none for an unknown user. */
+async function menuOf(ctx: Kernel, actor: AuthUser) {
+  const [user, org, roles, stored] = await Promise.all([
+    getUser(ctx.db, actor.id),
+    getOrganization(ctx.db, actor.orgId),
+    rolesOfUser(ctx.db, actor.id),
+    loadMenuTree(ctx.db),
+  ]);
+  if (!user || !org) return undefined;
+  const { tree, added } = attachScreens(stored, ctx.screens.list());
+  const permitted = new Set(permittedMenuIds(roles, user.disabledMenuIds));
+  // Screen routes open wherever their parent is open (unless disabled for the user); the app is told which.
+  const granted = [...added].filter(
+    ([id, parent]) => permitted.has(parent) && !user.disabledMenuIds.split(',').includes(String(id)),
+  );
+  for (const [id] of granted) permitted.add(id);
+  const routes = filterMenus(tree, { permittedIds: permitted, roles: actor.roles, usePlace: org.usePlace });
+  const open = new Set(leafPaths(routes));
+  return { routes, denied: leafPaths(tree).filter((p) => !open.has(p)), granted: granted.map(([id]) => id) };
 }

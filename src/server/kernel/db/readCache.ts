@@ -6,15 +6,25 @@ export const WRITE_CHANNEL = 'lims_write';
 
 /** Sign-in sessions move every few seconds of use, and no kept answer shows them (the session cache judges tokens). */
 const UNSHOWN = new Set(['session_token']);
-const writesShown = (sql: string) => tablesWritten(sql).some((table) => !UNSHOWN.has(table));
+const shownWrites = (sql: string) => tablesWritten(sql).filter((table) => !UNSHOWN.has(table));
 
 /** A bound on the answers one process keeps; past it the oldest are forgotten. */
 const MOST_ANSWERS = 5_000;
+
+/**
+ * What an answer is made of, when that is known to be a few tables and no clock: it is kept across writes
+ * of other tables (a sign-in writes its log, not the menus), for as long as `mostAgeMs`.
+ */
+export interface Shape {
+  tables: readonly string[];
+  mostAgeMs: number;
+}
 
 interface Kept {
   value: unknown;
   wall: number;
   lab: number;
+  shape?: Shape;
 }
 
 /**
@@ -24,7 +34,8 @@ interface Kept {
  * notify after every statement that writes a table (sessions aside), every process LISTENs and forgets
  * all it keeps, and this process forgets at once on its own write statements and at each commit, before
  * its caller answers. A read that a write overtook is not kept (it may predate the write); nothing is
- * kept while notices cannot be heard. Kept values are shared: callers must not change them.
+ * kept while notices cannot be heard. An answer made of a few tables alone (a user's menu) is kept
+ * across writes of others, each notice naming its table. Kept values are shared: callers must not change them.
  */
 export class ReadCache {
   private readonly answers = new Map<string, Kept>();
@@ -45,8 +56,12 @@ export class ReadCache {
   ) {}
 
   async start(): Promise<void> {
-    const forget = () => this.forget();
-    this.listening = await this.db.listen(WRITE_CHANNEL, forget, forget);
+    // A notice names the table written; a gap in them may have hidden any.
+    this.listening = await this.db.listen(
+      WRITE_CHANNEL,
+      (table) => this.forget([table]),
+      () => this.forget(),
+    );
   }
 
   async close(): Promise<void> {
@@ -55,14 +70,24 @@ export class ReadCache {
     this.forget();
   }
 
-  /** Everything kept is read afresh next time: lab data was written, or what shapes answers changed. */
-  forget(): void {
+  /**
+   * Kept answers are read afresh next time: all of them (what shapes answers changed, or writes may have
+   * gone unheard), or, when `tables` were written, all but those shaped by other tables alone.
+   */
+  forget(tables?: readonly string[]): void {
+    if (tables?.length === 0) return;
     this.writes++;
-    this.answers.clear();
     this.reading.clear();
+    if (!tables) return this.answers.clear();
+    for (const [key, kept] of this.answers)
+      if (!kept.shape || kept.shape.tables.some((t) => tables.includes(t))) this.answers.delete(key);
   }
 
-  async read<T>(key: string, load: () => Promise<T>): Promise<T> {
+  /**
+   * The answer kept under `key`, or `load`'s, kept until lab data is next written; with `shape`, until one
+   * of its tables is (a read that any write overtook is still not kept: it may predate that write).
+   */
+  async read<T>(key: string, load: () => Promise<T>, shape?: Shape): Promise<T> {
     if (!this.listening?.listening || this.mostAgeMs === 0) {
       // Deaf, writes may go unheard: what was kept before must not outlive it.
       if (this.answers.size > 0) this.forget();
@@ -71,7 +96,8 @@ export class ReadCache {
     const wall = performance.now();
     const lab = this.labNow().getTime();
     const kept = this.answers.get(key);
-    if (kept && wall - kept.wall < this.mostAgeMs && Math.abs(lab - kept.lab) < this.mostAgeMs) return kept.value as T;
+    const age = kept?.shape?.mostAgeMs ?? this.mostAgeMs;
+    if (kept && wall - kept.wall < age && Math.abs(lab - kept.lab) < age) return kept.value as T;
     const under = this.reading.get(key);
     if (under && under.writes === this.writes) return under.promise as Promise<T>;
     const writes = this.writes;
@@ -79,7 +105,7 @@ export class ReadCache {
     this.reading.set(key, { promise, writes });
     try {
       const value = await promise;
-      if (writes === this.writes) this.keep(key, { value, wall, lab });
+      if (writes === this.writes) this.keep(key, { value, wall, lab, shape });
       return value;
     } finally {
       if (this.reading.get(key)?.promise === promise) this.reading.delete(key);
@@ -99,13 +125,15 @@ export class ReadCache {
    * a function called in a select are heard by their notice alone.
    */
   watching(db: Database): Database {
-    const watched = (q: Queryable, wrote: () => void): Queryable => ({
+    // `wrote` is told the tables a statement wrote, or nothing when it cannot tell (a script).
+    const watched = (q: Queryable, wrote: (tables?: string[]) => void): Queryable => ({
       query: async <Row>(sql: string, params?: unknown[]) => {
-        if (!writesShown(sql)) return q.query<Row>(sql, params);
+        const tables = shownWrites(sql);
+        if (tables.length === 0) return q.query<Row>(sql, params);
         try {
           return await q.query<Row>(sql, params);
         } finally {
-          wrote();
+          wrote(tables);
         }
       },
       exec: async (sql) => {
@@ -116,23 +144,24 @@ export class ReadCache {
         }
       },
     });
-    const now = () => this.forget();
+    const now = (tables?: string[]) => this.forget(tables);
     return {
       ...db,
       ...watched(db, now),
       transaction: async (fn) => {
-        let wrote = false;
+        // The tables the transaction wrote, or undefined once a statement could not tell.
+        let written: string[] | undefined = [];
         try {
           return await db.transaction((tx) =>
             fn(
-              watched(tx, () => {
-                wrote = true;
-                now();
+              watched(tx, (tables) => {
+                written = tables && written ? [...written, ...tables] : undefined;
+                now(tables);
               }),
             ),
           );
         } finally {
-          if (wrote) now();
+          now(written);
         }
       },
       close: () => db.close(),
