@@ -149,6 +149,22 @@ describe("answers made of a few tables (a user's menu)", () => {
     expect(await read()).toBe(2);
   });
 
+  it('keeps a read that a write of another table overtook, not one that a write of its own tables did', async () => {
+    const { cache, noticeOf } = await menuCache();
+    let release = () => undefined as void;
+    const slowly = (value: string) => () => new Promise<string>((resolve) => (release = () => resolve(value)));
+    const read = cache.read('menu:2', slowly('before'), MENU);
+    noticeOf('op_log');
+    release();
+    expect(await read).toBe('before');
+    expect(await cache.read('menu:2', async () => 'again', MENU)).toBe('before');
+    const overtaken = cache.read('menu:3', slowly('before'), MENU);
+    noticeOf('menu');
+    release();
+    expect(await overtaken).toBe('before');
+    expect(await cache.read('menu:3', async () => 'after', MENU)).toBe('after');
+  });
+
   it('forgets them on a write of one of their tables, by any process, in or out of a transaction', async () => {
     const { menu, noticeOf, cache, db } = await menuCache();
     await menu();

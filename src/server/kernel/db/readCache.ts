@@ -20,6 +20,13 @@ export interface Shape {
   mostAgeMs: number;
 }
 
+/** A read under way; spoiled once a write it may predate is heard, it is not kept. */
+interface Reading {
+  promise: Promise<unknown>;
+  shape?: Shape;
+  spoiled: boolean;
+}
+
 interface Kept {
   value: unknown;
   wall: number;
@@ -40,10 +47,8 @@ interface Kept {
 export class ReadCache {
   private readonly answers = new Map<string, Kept>();
   /** Reads under way, shared by the callers asking the same while no write came between. */
-  private readonly reading = new Map<string, { promise: Promise<unknown>; writes: number }>();
+  private readonly reading = new Map<string, Reading>();
   private listening: Listening | undefined;
-  /** Counts writes heard, so a read that one overtook is not kept. */
-  private writes = 0;
 
   /**
    * @param mostAgeMs An answer older than this, by the wall clock or by the lab's, is read afresh: some
@@ -76,16 +81,18 @@ export class ReadCache {
    */
   forget(tables?: readonly string[]): void {
     if (tables?.length === 0) return;
-    this.writes++;
-    this.reading.clear();
-    if (!tables) return this.answers.clear();
-    for (const [key, kept] of this.answers)
-      if (!kept.shape || kept.shape.tables.some((t) => tables.includes(t))) this.answers.delete(key);
+    const shows = (shape?: Shape) => !tables || !shape || shape.tables.some((t) => tables.includes(t));
+    for (const [key, under] of this.reading)
+      if (shows(under.shape)) {
+        under.spoiled = true;
+        this.reading.delete(key);
+      }
+    for (const [key, kept] of this.answers) if (shows(kept.shape)) this.answers.delete(key);
   }
 
   /**
    * The answer kept under `key`, or `load`'s, kept until lab data is next written; with `shape`, until one
-   * of its tables is (a read that any write overtook is still not kept: it may predate that write).
+   * of its tables is. A read that such a write overtook is not kept: it may predate the write.
    */
   async read<T>(key: string, load: () => Promise<T>, shape?: Shape): Promise<T> {
     if (!this.listening?.listening || this.mostAgeMs === 0) {
@@ -99,16 +106,15 @@ export class ReadCache {
     const age = kept?.shape?.mostAgeMs ?? this.mostAgeMs;
     if (kept && wall - kept.wall < age && Math.abs(lab - kept.lab) < age) return kept.value as T;
     const under = this.reading.get(key);
-    if (under && under.writes === this.writes) return under.promise as Promise<T>;
-    const writes = this.writes;
-    const promise = load();
-    this.reading.set(key, { promise, writes });
+    if (under) return under.promise as Promise<T>;
+    const reading: Reading = { promise: load(), shape, spoiled: false };
+    this.reading.set(key, reading);
     try {
-      const value = await promise;
-      if (writes === this.writes) this.keep(key, { value, wall, lab, shape });
+      const value = (await reading.promise) as T;
+      if (!reading.spoiled) this.keep(key, { value, wall, lab, shape });
       return value;
     } finally {
-      if (this.reading.get(key)?.promise === promise) this.reading.delete(key);
+      if (this.reading.get(key) === reading) this.reading.delete(key);
     }
   }
 
