@@ -46,6 +46,8 @@ interface Kept {
  */
 export class ReadCache {
   private readonly answers = new Map<string, Kept>();
+  /** Answers with a shape, apart: a write of one table forgets the others at once, and only these are looked through. */
+  private readonly shaped = new Map<string, Kept>();
   /** Reads under way, shared by the callers asking the same while no write came between. */
   private readonly reading = new Map<string, Reading>();
   private listening: Listening | undefined;
@@ -87,7 +89,9 @@ export class ReadCache {
         under.spoiled = true;
         this.reading.delete(key);
       }
-    for (const [key, kept] of this.answers) if (shows(kept.shape)) this.answers.delete(key);
+    this.answers.clear();
+    if (!tables) return this.shaped.clear();
+    for (const [key, kept] of this.shaped) if (shows(kept.shape)) this.shaped.delete(key);
   }
 
   /**
@@ -97,13 +101,13 @@ export class ReadCache {
   async read<T>(key: string, load: () => Promise<T>, shape?: Shape): Promise<T> {
     if (!this.listening?.listening || this.mostAgeMs === 0) {
       // Deaf, writes may go unheard: what was kept before must not outlive it.
-      if (this.answers.size > 0) this.forget();
+      if (this.answers.size + this.shaped.size > 0) this.forget();
       return load();
     }
     const wall = performance.now();
     const lab = this.labNow().getTime();
-    const kept = this.answers.get(key);
-    const age = kept?.shape?.mostAgeMs ?? this.mostAgeMs;
+    const kept = (shape ? this.shaped : this.answers).get(key);
+    const age = shape?.mostAgeMs ?? this.mostAgeMs;
     if (kept && wall - kept.wall < age && Math.abs(lab - kept.lab) < age) return kept.value as T;
     const under = this.reading.get(key);
     if (under) return under.promise as Promise<T>;
@@ -119,9 +123,10 @@ export class ReadCache {
   }
 
   private keep(key: string, kept: Kept): void {
-    this.answers.delete(key);
-    if (this.answers.size >= MOST_ANSWERS) this.answers.delete(this.answers.keys().next().value as string);
-    this.answers.set(key, kept);
+    const answers = kept.shape ? this.shaped : this.answers;
+    answers.delete(key);
+    if (answers.size >= MOST_ANSWERS) answers.delete(answers.keys().next().value as string);
+    answers.set(key, kept);
   }
 
   /**
