@@ -126,19 +126,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('answers kept between writes (two 
     expect(renamed.status).toBe(200);
     await expect.poll(async () => (await me()).userName, { timeout: 5_000 }).toBe(`${oldName}（改）`);
   });
-});
-
-describe.runIf(process.env.TEST_DATABASE_URL)("a user's menu, kept across other writes (two server processes)", () => {
-  let first: TestServer;
-  let second: TestServer;
-  beforeAll(async () => {
-    first = await startServer(KEPT_LONG);
-    second = await startSecondProcess(first);
-  }, 120_000);
-  afterAll(async () => {
-    await second?.dispose();
-    await first?.dispose();
-  });
 
   it("shows a change of the role's menus made on the other process at once, and is the same after a sign-in", async () => {
     const admin = api(first.url, await tokenFor(first.url, 'admin', DEMO_PASSWORD));
