@@ -160,13 +160,14 @@ export class ReadCache {
       ...db,
       ...watched(db, now),
       transaction: async (fn) => {
-        // The tables the transaction wrote, or undefined once a statement could not tell.
+        // The tables the transaction wrote (each once: a long one writes the same few again and again), or
+        // undefined once a statement could not tell.
         let written: string[] | undefined = [];
         try {
           return await db.transaction((tx) =>
             fn(
               watched(tx, (tables) => {
-                written = tables && written ? [...written, ...tables] : undefined;
+                written = tables && written ? [...new Set([...written, ...tables])] : undefined;
                 now(tables);
               }),
             ),
