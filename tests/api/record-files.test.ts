@@ -5,15 +5,25 @@ import { startInProcess, type InProcessApp } from '../support/in-process';
 
 /**
  * Files drawn after their step is committed (kernel/files): a report's PDF is no longer drawn inside the
- * signature's transaction, so the embedded database is not held while it is drawn. What a lab relies
- * on: the file exists once the step has answered, a failed step leaves nothing to draw, a file not yet
- * drawn is drawn when first asked for, and one a stopped process left is drawn at the next start.
+ * signature's transaction, so the embedded database is not held while it is drawn, nor the signature's
+ * answer. What a lab relies on: the step answers without waiting for the drawing and the file is kept
+ * soon after, a failed step leaves nothing to draw, a file not yet drawn is drawn when first asked for,
+ * and one a stopped process left is drawn at the next start.
  */
 const text = (input: unknown) => Promise.resolve(Buffer.from((input as { text: string }).text));
+/** The drawing of "type SLOW" waits until the test lets it go. */
+let letSlowGo: () => void = () => undefined;
+const slowDrawing = new Promise<void>((resolve) => {
+  letSlowGo = resolve;
+});
+const drawProbe = async (input: unknown) => {
+  if ((input as { text: string }).text === 'type SLOW') await slowDrawing;
+  return text(input);
+};
 // A capability that keeps a file with each specimen type it sees written, drawn after the commit.
 const probe: Capability = {
   name: 'probeFiles',
-  fileDrawers: { probeText: text },
+  fileDrawers: { probeText: drawProbe },
   hooks: () => [
     {
       resource: 'specimenType',
@@ -64,12 +74,27 @@ const leavePending = (recordId: number, words: string) =>
   );
 
 describe('a file drawn after its step', () => {
-  it('is kept with the record once the step has answered, and nothing is left to draw', async () => {
+  it('is kept with the record soon after the step has answered, and nothing is left to draw', async () => {
     const res = await create('PF1');
     expect(res.statusCode, res.body).toBe(200);
     const id = (res.json() as { resultObject: { id: number } }).resultObject.id;
+    await expect.poll(pending).toBe(0);
     expect((await filesOf(id)).map((f) => f.content.toString())).toEqual(['type PF1']);
-    expect(await pending()).toBe(0);
+  });
+
+  it('does not hold the answer to its step while it is drawn: the step answers, the file follows', async () => {
+    // Were the answer to wait for the drawing, this call would not come back until the drawing is let go.
+    const res = await create('SLOW');
+    expect(res.statusCode, res.body).toBe(200);
+    const id = (res.json() as { resultObject: { id: number } }).resultObject.id;
+    expect(await filesOf(id)).toEqual([]);
+    // Steps committed meanwhile are drawn in a round after the one under way.
+    const next = await create('PF2');
+    const nextId = (next.json() as { resultObject: { id: number } }).resultObject.id;
+    letSlowGo();
+    await expect.poll(pending).toBe(0);
+    expect((await filesOf(id)).map((f) => f.content.toString())).toEqual(['type SLOW']);
+    expect((await filesOf(nextId)).map((f) => f.content.toString())).toEqual(['type PF2']);
   });
 
   it('is never drawn for a step that failed: its record and its file to draw are rolled back together', async () => {

@@ -45,14 +45,18 @@ const PENDING = `select id, resource, org_id as "orgId", record_id as "recordId"
 /**
  * Files kept with records as they were made (a signed report's PDF), never replaced; reading one gives
  * back exactly the bytes that were issued. A file may be put in the transaction of the step that made
- * it, or deferred: the step keeps what to draw it from, and the file is drawn once the step's
- * transaction is committed (drawPending), so a slow drawing never holds the database inside a step.
- * A deferred file not yet drawn is drawn when first read, and its row outlives a stop of the process.
+ * it, or deferred: the step keeps what to draw it from, and the file is drawn in the background once
+ * the step's transaction is committed (drawSoon), so a slow drawing never holds the database inside a
+ * step nor the answer to it (an approver signing fifty specimens does not wait for fifty PDFs). A
+ * deferred file not yet drawn is drawn when first read, and its row outlives a stop of the process.
  */
 export class RecordFiles {
   private readonly drawers = new Map<string, FileDrawer>();
   /** Told of a deferred file that could not be drawn (it stays pending, to be tried again). */
   onDrawError: (error: unknown) => void = () => undefined;
+  /** The background round of drawing under way, and whether files were deferred since it began. */
+  private round: Promise<void> | undefined;
+  private again = false;
 
   constructor(private readonly db: Database) {}
 
@@ -70,8 +74,8 @@ export class RecordFiles {
   }
 
   /**
-   * Keeps, in the step's transaction, what the file will be drawn from, and draws it once that
-   * transaction is committed, whichever capability began it.
+   * Keeps, in the step's transaction, what the file will be drawn from, and has it drawn in the
+   * background once that transaction is committed, whichever capability began it.
    */
   async defer(tx: Queryable, f: FileOf & { drawer: string; input: unknown }): Promise<void> {
     if (!this.drawers.has(f.drawer)) throw new Error(`no drawer named ${f.drawer}`);
@@ -80,10 +84,31 @@ export class RecordFiles {
        values ($1, $2, $3, $4, $5, $6, $7, $8)`,
       [f.resource, f.orgId, f.recordId, f.kind, f.contentType, f.drawer, JSON.stringify(f.input), f.by],
     );
-    // Several files of one transaction ask for several rounds: the first draws them all, the others find none.
-    afterCommit(async () => {
-      await this.drawPending();
+    afterCommit(async () => this.drawSoon());
+  }
+
+  /**
+   * Draws every pending file in the background, one round at a time: asked again while a round runs
+   * (another step committed meanwhile), another round follows it, so no file waits for the next step.
+   */
+  drawSoon(): void {
+    if (this.round) {
+      this.again = true;
+      return;
+    }
+    this.round = (async () => {
+      do {
+        this.again = false;
+        await this.drawPending().catch(this.onDrawError);
+      } while (this.again);
+    })().finally(() => {
+      this.round = undefined;
     });
+  }
+
+  /** Resolves once the background drawing is done (a stop waits for it, so nothing is drawn twice). */
+  async idle(): Promise<void> {
+    while (this.round) await this.round;
   }
 
   /**
@@ -157,12 +182,11 @@ export class RecordFiles {
  * drawn once the server answers, in the background; a stop waits for the drawing under way.
  */
 export function drawLeftFilesWhenListening(app: FastifyInstance, files: RecordFiles) {
-  let round: Promise<unknown> = Promise.resolve();
   files.onDrawError = (error) => app.log.error({ err: error }, 'files: a deferred file could not be drawn');
   app.addHook('onListen', async () => {
-    round = files.drawPending().catch(files.onDrawError);
+    files.drawSoon();
   });
   app.addHook('preClose', async () => {
-    await round;
+    await files.idle();
   });
 }
