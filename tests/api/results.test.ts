@@ -226,3 +226,38 @@ describe('review and audit', () => {
     expect([flagged.body.resultObject.flag ?? null, flagged.body.resultObject.critical ?? null]).toEqual([null, null]);
   });
 });
+
+describe('the delta check', () => {
+  it("holds a value far from the same patient's last approved one of the item, not another patient's", async () => {
+    // A hold rule beside the demo's auto-verify range: white cells changed by more than half within a week.
+    const rule = await admin.post<Rec>('/api/resources/auditRule', {
+      code: 'T-WBC-D',
+      name: '白细胞差值校验',
+      item: await idOf('inspectionItem', '白细胞计数'),
+      ruleType: 'delta',
+      deltaPercent: 50,
+      deltaDays: 7,
+      action: 'hold',
+      message: '白细胞较 7 天内结果变化超过 50%',
+    });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(200);
+    try {
+      const entered = async (patientName: string, sex: string, value: string) => {
+        const { barcode, results } = await receivedBloodCount({ patientName, sex });
+        await save(editor, [{ id: results.WBC!.id, result: value }]);
+        return (await resultsOf(barcode)).WBC!;
+      };
+      // The first is auto-verified (in range, nothing before it); the same man's next, 80 % higher, is held.
+      expect(await entered('差值甲', 'male', '5.0')).toMatchObject({ status: 'audited' });
+      expect(await entered('差值甲', 'male', '9.0')).toMatchObject({
+        status: 'tested',
+        delta: '5 → 9',
+        autoVerdict: expect.stringContaining('白细胞较 7 天内结果变化超过 50%') as unknown,
+      });
+      // A woman of the same name is another patient: nothing to compare with, so auto-verified.
+      expect(await entered('差值甲', 'female', '9.0')).toMatchObject({ status: 'audited', delta: null });
+    } finally {
+      await admin.delete(`/api/resources/auditRule/${rule.body.resultObject.id}`);
+    }
+  });
+});

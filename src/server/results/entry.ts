@@ -10,15 +10,25 @@ import { RESULT_MESSAGES, refused, say } from './messages.js';
 
 type Data = Record<string, unknown>;
 
-/** The previous result of the item for the patient (same name and sex), approved, for the delta check. */
+/**
+ * The previous result of the item for the patient (same name and sex), approved, for the delta check:
+ * the newest two off the patient-name index (one may be this result itself), not every result of the
+ * name, which in a lab of millions of results is thousands of rows at each entry for a common name.
+ */
 async function previousResult(kernel: Kernel, tx: Queryable, orgId: number, id: number | undefined, data: Data) {
-  const rows = await kernel.records.find(tx, 'inspectionResult', orgId, {
-    item: [Number(data.item)],
-    patientName: [String(data.patientName ?? '')],
-  });
-  const earlier = rows
-    .filter((r) => r.id !== id && r.data.sex === data.sex && ['audited', 'published'].includes(String(r.data.status)))
-    .sort((a, b) => String(b.data.testedAt).localeCompare(String(a.data.testedAt)))[0];
+  const rows = await kernel.records.find(
+    tx,
+    'inspectionResult',
+    orgId,
+    {
+      patientName: [String(data.patientName ?? '')],
+      item: [Number(data.item)],
+      sex: data.sex == null ? null : [String(data.sex)],
+      status: ['audited', 'published'],
+    },
+    { orderBy: 'testedAt', order: 'desc', limit: 2 },
+  );
+  const earlier = rows.find((r) => r.id !== id);
   const value = earlier ? numericValue(String(earlier.data.result ?? '')) : undefined;
   if (!earlier || value === undefined) return undefined;
   return { value, at: new Date(String(earlier.data.testedAt).replace(' ', 'T')) };

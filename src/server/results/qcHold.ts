@@ -17,15 +17,17 @@ export async function qcHoldOf(
   const materials = await kernel.records.find(tx, 'qcMaterial', orgId, { itemCode: [itemCode] });
   if (materials.length === 0) return undefined;
   const plans = await kernel.records.find(tx, 'qcPlan', orgId, { material: materials.map((m) => m.id) });
-  if (plans.length === 0) return undefined;
-  const runs = await kernel.records.find(tx, 'qcResult', orgId, { plan: plans.map((p) => p.id) });
-  const newestFirst = runs
-    .filter((r) => r.data.runAt)
-    .sort((a, b) => String(b.data.runAt).localeCompare(String(a.data.runAt)) || b.id - a.id);
-  const latest = new Map<unknown, (typeof runs)[number]>();
-  for (const run of newestFirst) if (!latest.has(run.data.plan)) latest.set(run.data.plan, run);
-  for (const run of latest.values()) {
-    if (run.data.status !== 'reject' || String(run.data.runAt) > testedAt) continue;
+  for (const plan of plans) {
+    // The plan's latest run alone, off the run-time index: a year of a plan is some 700 runs, and every
+    // approval of the item's results asks.
+    const [run] = await kernel.records.find(
+      tx,
+      'qcResult',
+      orgId,
+      { plan: [plan.id] },
+      { orderBy: 'runAt', order: 'desc', limit: 1 },
+    );
+    if (!run?.data.runAt || run.data.status !== 'reject' || String(run.data.runAt) > testedAt) continue;
     const conclusion = run.data.conclusion
       ? await kernel.records.get(tx, 'qcConclusion', orgId, run.data.conclusion)
       : undefined;
