@@ -47,6 +47,7 @@ function rowsToMake(): Record<string, string[]> {
   const fields: Record<string, string[]> = {};
   for (const [, resource, where, , options] of LOOKUPS)
     fields[resource] = [...new Set([...(fields[resource] ?? []), ...Object.keys(where), options?.orderBy ?? 'id'])];
+  for (const [, resource, field] of NUMBERED) fields[resource] = [...new Set([...(fields[resource] ?? []), field])];
   return fields;
 }
 
@@ -96,6 +97,13 @@ const LOOKUPS: Lookup[] = [
   ],
 ];
 
+/** The numbers of the day after a prefix (the last report number of the day), its field's values as the rows have them. */
+const NUMBERED: [what: string, resource: ResourceName, field: string][] = [
+  ['the day’s last report number', 'reportRecord', 'reportNo'],
+  ['the day’s last handover number', 'handoverRecord', 'handoverNo'],
+  ['the last statement number', 'reconciliation', 'statementNo'],
+];
+
 describe('lookups among the records a lab piles up', () => {
   it.each(LOOKUPS)('%s is answered off an index', async (_what, resource, where, by, options) => {
     const plan = await planOf((q) => records.find(q, resource, 1, where as never, options as never));
@@ -103,4 +111,14 @@ describe('lookups among the records a lab piles up', () => {
     // The index condition names the field: the index narrows the rows, rather than being read whole.
     expect(plan).toMatch(new RegExp(`(Index|Recheck) Cond: .*data ->> '${by}'`));
   });
+
+  // Numbers sort after their older ones (the prefix holds the date): '99' is the latest prefix here.
+  it.each(NUMBERED)(
+    '%s is read from the prefix on, off an index, whatever the collation',
+    async (_w, resource, field) => {
+      const plan = await planOf((q) => records.lastNumber(q, resource, 1, field as never, '99'));
+      expect(plan).not.toContain('Seq Scan');
+      expect(plan).toMatch(new RegExp(`(Index|Recheck) Cond: .*data ->> '${field}'`));
+    },
+  );
 });

@@ -301,7 +301,12 @@ export function lockRecord(
 
 const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** The highest number written right after a prefix in a field (…-0007 → 7), 0 when none. */
+/**
+ * The highest number written right after a prefix in a field (…-0007 → 7), 0 when none. The prefix is
+ * also a lower bound (a string with the prefix never sorts before it, in any collation): a LIKE prefix
+ * uses the field's index only under the C collation, so on a PostgreSQL server of another (C.UTF-8,
+ * en_US) each report number would read every report ever issued; the bound reads from the prefix on.
+ */
 export async function highestNumber(
   db: Queryable,
   screen: ScreenSchema,
@@ -313,8 +318,14 @@ export async function highestNumber(
   const row = await one<{ last: number | null }>(
     db,
     `select max((substring(data->>'${key}' from $4))::bigint) as last
-       from resource_record where resource = $1 and org_id = $2 and data->>'${key}' like $3`,
-    [screen.resource.name, scopeOrg(screen, orgId), `${escapeLike(prefix)}%`, `^${escapeRegex(prefix)}([0-9]{1,15})$`],
+       from resource_record where resource = $1 and org_id = $2 and data->>'${key}' >= $5 and data->>'${key}' like $3`,
+    [
+      screen.resource.name,
+      scopeOrg(screen, orgId),
+      `${escapeLike(prefix)}%`,
+      `^${escapeRegex(prefix)}([0-9]{1,15})$`,
+      prefix,
+    ],
   );
   return Number(row?.last ?? 0);
 }
