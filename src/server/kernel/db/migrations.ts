@@ -1397,3 +1397,13 @@ alter table demo_month add column runner text;
 alter table demo_month add column runner_until timestamptz;
 `,
 });
+
+migrations.push({
+  version: 28,
+  name: 'the demo rows seeded earlier found without reading the whole operation log',
+  sql: `
+-- A start after an upgrade of the demo files looks up which demo rows were seeded before (and since
+-- deleted by a user) in the operation log, which in a working lab is the largest table there is.
+create index operation_log_demo_seed_idx on operation_log (resource, org_id) where action = 'demoSeed';
+`,
+});

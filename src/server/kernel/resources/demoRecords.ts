@@ -210,14 +210,17 @@ async function resolveReferences(
 const keyFieldOf = (screen: ScreenSchema) => screen.resource.titleField ?? screen.fields.find((f) => f.unique)?.key;
 
 /**
- * Keys already seeded into (resource, org): rows there now, and rows seeded earlier and since deleted
- * by a user (kept in the operation log), so a restart never brings back what a user removed.
+ * Which of the demo file's keys are already seeded into (resource, org): rows there now, and rows seeded
+ * earlier and since deleted by a user (kept in the operation log), so a restart never brings back what
+ * a user removed. Only the file's own keys are looked up: a lab's specimens are millions of rows, and
+ * its operation log more, which a start after an upgrade of the demo files must not read.
  */
 async function seededKeys(
   db: Queryable,
   screen: ScreenSchema,
   orgId: number,
   keyField: string | undefined,
+  keys: string[],
 ): Promise<Set<string> | 'all'> {
   if (!keyField) {
     const marked = await one(
@@ -228,9 +231,11 @@ async function seededKeys(
     return marked ? 'all' : new Set();
   }
   const rows = await db.query<{ key: string | null }>(
-    `select data->>'${keyField}' as key from resource_record where resource = $1 and org_id = $2
-     union select after->>'${keyField}' from operation_log where resource = $1 and org_id = $2 and action = 'demoSeed'`,
-    [screen.resource.name, orgId],
+    `select data->>'${keyField}' as key from resource_record
+      where resource = $1 and org_id = $2 and data->>'${keyField}' = any($3::text[])
+     union select after->>'${keyField}' from operation_log
+      where resource = $1 and org_id = $2 and action = 'demoSeed' and after->>'${keyField}' = any($3::text[])`,
+    [screen.resource.name, orgId, keys],
   );
   return new Set(rows.flatMap((r) => (r.key === null ? [] : [r.key])));
 }
@@ -408,13 +413,14 @@ async function seedCopies(
       )
     ).map((r) => [r.key, r] as const),
   );
+  // A base row a user has since deleted is not copied: the lab copies what the base keeps.
+  const toCopy = (record: RecordValues) => !done.has(String(record[keyField])) && sources.has(String(record[keyField]));
+  if (!demo.records.some(toCopy)) return 0;
   const taken = await takenValues(db, screen, orgId);
   const ids: number[] = [];
   for (const [i, record] of demo.records.entries()) {
-    const key = String(record[keyField]);
-    const source = sources.get(key);
-    // A base row a user has since deleted is not copied: the lab copies what the base keeps.
-    if (done.has(key) || !source) continue;
+    if (!toCopy(record)) continue;
+    const source = sources.get(String(record[keyField]))!;
     const errors = checkDemoRow(screen, source.data, taken);
     if (errors.length > 0)
       throw new DemoDataError(
@@ -444,19 +450,24 @@ async function seedFile(seeding: Seeding, loaded: LoadedDemo): Promise<number> {
   const orgs = [...new Set((demo.orgIds ?? orgIds).map((o) => scopeOrg(screen, o)))].sort((a, b) => a - b);
   const copiesPublic = screen.resource.publicData === true && orgs.includes(0) && keyField !== undefined;
   let inserted = 0;
+  const keyOf = (record: RecordValues) =>
+    keyField && record[keyField] !== undefined ? String(record[keyField]) : undefined;
+  const keys = demo.records.flatMap((r) => keyOf(r) ?? []);
   for (const orgId of orgs) {
-    const done = await seededKeys(db, screen, orgId, keyField);
+    const done = await seededKeys(db, screen, orgId, keyField, keys);
     if (done === 'all') continue;
     if (copiesPublic && ['main', 'sub'].includes(seeding.labTypes.get(orgId) ?? '')) {
       inserted += await seedCopies(seeding, loaded, orgId, done, keyField);
       continue;
     }
+    // Every row of the file there already: nothing to check against what the lab holds.
+    if (demo.records.every((r) => done.has(keyOf(r) ?? '\0'))) continue;
     const [author, taken] = [await authors.of(orgId), await takenValues(db, screen, orgId)];
     const selfReferring = refersToItself(screen, byResource);
     const rows: RecordValues[] = [];
     const logged: { id: number; data: RecordValues }[] = [];
     for (const [i, record] of demo.records.entries()) {
-      const key = keyField && record[keyField] !== undefined ? String(record[keyField]) : undefined;
+      const key = keyOf(record);
       if (key !== undefined && done.has(key)) continue;
       const where = `${file} row ${i + 1} (org ${orgId})`;
       let data: RecordValues;
