@@ -103,6 +103,57 @@ describe('a task that names a specimen step', () => {
   });
 });
 
+describe("a specimen's end short of a report", () => {
+  type Instance = { id: string; status: string; currentTasks: string[] };
+  const instanceOf = async (barcode: string) =>
+    (await admin.get<Page<Instance>>(`/api/workflow/process/list?businessKey=${barcode}`)).body.resultObject.records;
+
+  it('ends its process when the specimen is rejected or cancelled: its tasks leave the work list', async () => {
+    const [rejected, cancelled, kept] = await enterSpecimens(admin, 3);
+    for (const barcode of [rejected, cancelled, kept])
+      expect((await tasksOf(barcode!)).map((t) => t.name)).toEqual(['检验']);
+    const reason = (await admin.get<Page<{ id: number }>>('/api/resources/abnormalSampleType?size=1')).body.resultObject
+      .records[0]!.id;
+    const reject = await admin.post(`/api/resources/specimen/${(await specimen(rejected!)).id}/transitions/reject`, {
+      rejectReason: reason,
+    });
+    expect(reject.status, JSON.stringify(reject.body)).toBe(200);
+    const cancel = await admin.post(`/api/resources/specimen/${(await specimen(cancelled!)).id}/transitions/cancel`, {
+      cancelReason: '患者取消',
+    });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+
+    for (const barcode of [rejected, cancelled]) {
+      expect(await tasksOf(barcode!)).toEqual([]);
+      const [instance] = await instanceOf(barcode!);
+      expect(instance).toMatchObject({ status: 'terminated', currentTasks: [] });
+      // The trace closes with the termination, by whom the specimen was ended.
+      const trace = (
+        await admin.get<{ status: string; history: { elementType: string; event: string; userName: string }[] }>(
+          `/api/workflow/process/${instance!.id}/trace`,
+        )
+      ).body.resultObject;
+      expect(trace.history.at(-1)).toMatchObject({
+        elementType: 'Process',
+        event: 'terminate',
+        userName: '系统管理员',
+      });
+    }
+    // Nor is a process started for it by hand (启动流程).
+    const again = await admin.post(`/api/workflow/specimen/${(await specimen(rejected!)).id}/start`);
+    expect([again.status, again.body.resultMessage]).toEqual([400, '标本已拒收或已取消，不再启动流程']);
+    expect(await instanceOf(rejected!)).toHaveLength(1);
+    // Another specimen's work is left as it was.
+    expect((await tasksOf(kept!)).map((t) => t.name)).toEqual(['检验']);
+    expect(await instanceOf(kept!)).toMatchObject([{ status: 'running' }]);
+    const terminated = (await admin.get<Page<Instance>>('/api/workflow/process/list?status=terminated&size=500')).body
+      .resultObject.records;
+    expect(terminated.map((i) => i.id)).toEqual(
+      expect.arrayContaining([(await instanceOf(rejected!))[0]!.id, (await instanceOf(cancelled!))[0]!.id]),
+    );
+  });
+});
+
 describe('deploying', () => {
   it('refuses a model whose task names a step a task may not take', async () => {
     const created = await admin.post<{ id: string }>('/api/workflow/model/insert', {

@@ -163,6 +163,10 @@ export const messages = {
     'zh-CN': '该条码已有运行中的流程实例',
     'en-US': 'A process instance for this barcode is already running',
   },
+  'workflow.specimenEnded': {
+    'zh-CN': '标本已拒收或已取消，不再启动流程',
+    'en-US': 'The specimen was rejected or cancelled; no process is started for it',
+  },
   'workflow.specimenNoCategory': {
     'zh-CN': '标本没有带类别的检验目的，无法确定要启动的流程',
     'en-US': 'The specimen has no inspection purpose with a category; cannot tell which process to start',

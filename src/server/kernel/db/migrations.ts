@@ -1407,3 +1407,15 @@ migrations.push({
 create index operation_log_demo_seed_idx on operation_log (resource, org_id) where action = 'demoSeed';
 `,
 });
+
+migrations.push({
+  version: 29,
+  name: "a specimen's process ended when the specimen is rejected or cancelled",
+  sql: `
+-- A rejected or cancelled specimen has no further work: its process instance ends where it stands
+-- (terminated), its open tasks cancelled, so they leave the work lists instead of waiting for ever.
+alter table process_instance drop constraint process_instance_status_check;
+alter table process_instance add constraint process_instance_status_check
+  check (status in ('running', 'completed', 'suspended', 'terminated'));
+`,
+});

@@ -114,6 +114,48 @@ export async function setSuspended(db: Database, caller: Caller, id: string, sus
   });
 }
 
+/**
+ * Ends where they stand the running or suspended instances of a business key (a specimen rejected or
+ * cancelled), with the instances they called: their open tasks cancelled, their timers and message
+ * waits dropped, each history closed with who ended it. In the transaction of the step that ended the
+ * work, after any completion under way (the instances are locked). Answers how many ended.
+ */
+export async function terminateByBusinessKey(
+  tx: Queryable,
+  orgId: number,
+  businessKey: string,
+  userId: number,
+): Promise<number> {
+  const family = await tx.query<{ id: string; processKey: string }>(
+    `with recursive family as (
+       select id from process_instance where org_id = $1 and business_key = $2 and status in ('running', 'suspended')
+       union all
+       select c.id from process_instance c join family f on c.parent_id = f.id where c.status in ('running', 'suspended'))
+     select i.id, i.process_key as "processKey" from process_instance i where i.id in (select id from family)
+      order by i.id for update`,
+    [orgId, businessKey],
+  );
+  if (family.length === 0) return 0;
+  const ids = family.map((i) => i.id);
+  await tx.query(
+    `update workflow_task set status = 'cancelled', completed_at = now() where instance_id = any($1::text[]) and status = 'active'`,
+    [ids],
+  );
+  await tx.query('delete from workflow_catch where instance_id = any($1::text[])', [ids]);
+  await tx.query(`update process_instance set status = 'terminated', ended_at = now() where id = any($1::text[])`, [
+    ids,
+  ]);
+  for (const instance of family)
+    await store.addHistory(tx, {
+      instanceId: instance.id,
+      elementId: instance.processKey,
+      elementType: 'Process',
+      event: 'terminate',
+      userId,
+    });
+  return family.length;
+}
+
 /** Removes an instance with its tasks, history and the instances it called (the foreign keys cascade). */
 export async function deleteInstance(db: Database, caller: Caller, id: string): Promise<void> {
   await db.transaction(async (tx) => {

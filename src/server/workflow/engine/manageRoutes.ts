@@ -29,7 +29,8 @@ export async function manageRoutes(app: FastifyInstance, ctx: Kernel, engine: Wo
     const actor = actorOf(request);
     if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
     const q = request.query;
-    if (q.status && !['running', 'suspended', 'completed'].includes(q.status)) throw badRequest('common.invalid');
+    if (q.status && !['running', 'suspended', 'completed', 'terminated'].includes(q.status))
+      throw badRequest('common.invalid');
     return ok(
       await listInstances(db, actor.orgId, { ...q, page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }),
     );

@@ -7,6 +7,7 @@ import type { HookRegistration } from '../../kernel/resources/hooks.js';
 import { t } from '../../../shared/i18n/messages.js';
 import { engineOf } from './engineOf.js';
 import { getInstance, type TaskRow } from './store.js';
+import { terminateByBusinessKey } from './manage.js';
 import type { AuthUser } from '../../kernel/identity/actor.js';
 import type { RecordStore } from '../../kernel/resources/store.js';
 import type { Caller, TaskStep, WorkflowEngine } from './service.js';
@@ -47,6 +48,10 @@ async function categoryOf(db: Queryable, records: RecordStore, orgId: number, pu
   return categories[0]!;
 }
 
+/** The specimen's steps after which it has no further work (its lifecycle's ends short of a report), and their states. */
+const ENDING_STEPS = new Set(['reject', 'cancel']);
+const ENDED = new Set(['rejected', 'cancelled']);
+
 export async function startForSpecimen(
   db: Queryable,
   records: RecordStore,
@@ -59,6 +64,7 @@ export async function startForSpecimen(
   if (!record) throw notFound();
   const barcode = String(record.data.barcode ?? '').trim();
   if (!barcode) throw badRequest('common.invalid');
+  if (ENDED.has(String(record.data.status))) throw badRequest('workflow.specimenEnded');
   const category = await categoryOf(db, records, caller.orgId, record.data.purposes, locale);
   const deployment = await one<{ id: string; key: string; name: string }>(
     db,
@@ -79,7 +85,8 @@ export async function startForSpecimen(
 /**
  * Every new specimen starts its process once its entry is committed (the engine runs transactions of
  * its own). Entry never fails for it: a specimen whose category has no deployed model, or none at all,
- * says so in its history, and can be started by hand later (启动流程).
+ * says so in its history, and can be started by hand later (启动流程). A specimen rejected or cancelled
+ * ends its process in the same step, so its tasks leave the work lists.
  */
 export function specimenProcesses(kernel: Kernel): HookRegistration {
   return {
@@ -87,6 +94,11 @@ export function specimenProcesses(kernel: Kernel): HookRegistration {
     order: 900,
     hooks: {
       async afterWrite(ctx, row) {
+        // Rejected or cancelled, the specimen has no further work: its process ends with the step.
+        if (ctx.transition && ENDING_STEPS.has(ctx.transition)) {
+          await terminateByBusinessKey(ctx.tx, row.orgId, String(row.data.barcode ?? ''), ctx.actor.id);
+          return;
+        }
         if (ctx.via !== 'create' && ctx.via !== 'import') return;
         const { actor, locale } = ctx;
         ctx.afterCommit(async () => {

@@ -11,7 +11,7 @@ export interface InstanceRow {
   businessKey: string | null;
   parentId: string | null;
   parentExecutionId: string | null;
-  status: 'running' | 'completed' | 'suspended';
+  status: 'running' | 'completed' | 'suspended' | 'terminated';
   variables: Record<string, unknown>;
   engineState: unknown;
   runtime: Runtime;

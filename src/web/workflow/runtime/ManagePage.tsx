@@ -139,7 +139,10 @@ export default function ManagePage() {
 
   const statusOptions = [
     { value: '', label: rt('全部') },
-    ...(['running', 'suspended', 'completed'] as const).map((s) => ({ value: s, label: statusOf(s).label })),
+    ...(['running', 'suspended', 'completed', 'terminated'] as const).map((s) => ({
+      value: s,
+      label: statusOf(s).label,
+    })),
   ];
   const instancesTab = (
     <>

@@ -63,14 +63,14 @@ function useViewer(trace: Trace | undefined, onNames: (names: Map<string, string
 
 /** What a history row says happened, in the lab's words. */
 function eventLabel(row: HistoryRow): Word {
-  if (row.elementType === 'Process') return '流程启动';
+  if (row.elementType === 'Process') return row.event === 'terminate' ? '流程终止' : '流程启动';
   if (row.elementType === 'EndEvent') return '流程结束';
   if (row.event === 'complete') return '已办理';
   if (row.event === 'rollback') return '已退回';
   return '待办理';
 }
 
-/** The rows a person reads: the process start and end, and every arrival, completion and rollback at a user task. */
+/** The rows a person reads: the process start and end (or its termination), and every arrival, completion and rollback at a user task. */
 const shown = (h: HistoryRow) =>
   h.elementType === 'Process' || h.elementType === 'EndEvent' || (h.elementType === 'UserTask' && h.event !== 'end');
 

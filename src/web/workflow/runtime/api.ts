@@ -3,7 +3,7 @@ import { arrivedForScreen, readForScreen } from '../../api/earlyReads';
 import type { FormPage } from '../../../shared/forms/formPage';
 
 /** The calls of the running workflow (issue 5): tasks, their forms, traces, and the workflow manager. */
-export type InstanceStatus = 'running' | 'suspended' | 'completed';
+export type InstanceStatus = 'running' | 'suspended' | 'completed' | 'terminated';
 
 export interface TaskRow {
   id: string;
@@ -39,7 +39,7 @@ export interface TaskDetail {
 export interface HistoryRow {
   elementId: string;
   elementType: string | null;
-  event: 'start' | 'end' | 'complete' | 'rollback';
+  event: 'start' | 'end' | 'complete' | 'rollback' | 'terminate';
   userName: string | null;
   result: string | null;
   targetElementId: string | null;

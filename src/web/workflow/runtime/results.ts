@@ -23,6 +23,7 @@ const STATUS: Record<InstanceStatus, { label: Word; color: string }> = {
   running: { label: '运行中', color: 'processing' },
   suspended: { label: '已挂起', color: 'warning' },
   completed: { label: '已结束', color: 'default' },
+  terminated: { label: '已终止', color: 'error' },
 };
 export const statusOf = (status: InstanceStatus) => ({ label: rt(STATUS[status].label), color: STATUS[status].color });
 
