@@ -261,3 +261,30 @@ describe('the delta check', () => {
     }
   });
 });
+
+describe('a specimen refused after its receipt', () => {
+  it('cancels its results, which leave the worksheets; its events say by whom', async () => {
+    const { barcode, specimenId } = await receivedBloodCount();
+    const pending = async () =>
+      (await admin.get<Page>(`/api/resources/inspectionResult?barcode=${barcode}&status=pending`)).body.resultObject
+        .records;
+    expect(await pending()).toHaveLength(2);
+    const reason = (await admin.get<Page>('/api/resources/abnormalSampleType?size=1')).body.resultObject.records[0]!.id;
+    const reject = await editor.post(`/api/resources/specimen/${specimenId}/transitions/reject`, {
+      rejectReason: reason,
+    });
+    expect(reject.status, JSON.stringify(reject.body)).toBe(200);
+    expect(await pending()).toEqual([]);
+    const results = Object.values(await resultsOf(barcode));
+    expect(results.map((r) => r.status)).toEqual(['cancelled', 'cancelled']);
+    const history = (
+      await admin.get<{ name: string; toState: string; actorName: string }[]>(
+        `/api/resources/inspectionResult/${results[0]!.id}/events`,
+      )
+    ).body.resultObject;
+    expect(history.at(-1)).toMatchObject({ name: 'cancel', toState: 'cancelled', actorName: '王检验' });
+    // Nothing is entered for a cancelled result.
+    const late = await save(editor, [{ id: results[0]!.id, result: '5.0' }]);
+    expect(late.body.resultMessage).toBe('当前状态为「已作废」，不能执行「录入结果」');
+  });
+});

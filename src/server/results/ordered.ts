@@ -54,3 +54,30 @@ export const orderedResults: HookRegistration = {
     },
   },
 };
+
+/** Results still to be worked (or not yet reported) of a specimen the lab refused, which none will work. */
+const OPEN = ['pending', 'tested', 'firstReviewed', 'audited'];
+
+/**
+ * A specimen refused after its receipt (haemolysed at the bench) takes its results with it: each not
+ * yet reported is cancelled in the rejection's step, so the groups' worksheets and work lists no longer
+ * show tubes nobody will test.
+ */
+export const resultsOfRejected: HookRegistration = {
+  resource: 'specimen',
+  order: 710,
+  hooks: {
+    async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
+      if (transition !== 'reject') return;
+      const open = await kernel.records.find(tx, 'inspectionResult', row.orgId, {
+        barcode: [String(row.data.barcode)],
+        status: OPEN,
+      });
+      for (const result of open)
+        await kernel.resources.transition({ actor, locale, ip }, 'inspectionResult', result.id, 'cancel', {
+          tx,
+          system: true,
+        });
+    },
+  },
+};

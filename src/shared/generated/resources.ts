@@ -1567,9 +1567,9 @@ export interface InspectionResultRecord {
    */
   rollbackReason?: string | null;
   /**
-   * Where the result is: pending (ordered, no value), tested, first reviewed, audited, published in a report. Only its steps change it.
+   * Where the result is: pending (ordered, no value), tested, first reviewed, audited, published in a report, or cancelled with its rejected specimen. Only its steps change it.
    */
-  status?: ('pending' | 'tested' | 'firstReviewed' | 'audited' | 'published') | null;
+  status?: ('pending' | 'tested' | 'firstReviewed' | 'audited' | 'published' | 'cancelled') | null;
 }
 
 /**
