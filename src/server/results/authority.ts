@@ -4,6 +4,7 @@ import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { RESULT_MESSAGES, refused } from './messages.js';
+import { once } from './perTransaction.js';
 import { labTimeZone, labToday } from '../kernel/labConfig/timeZone.js';
 
 export type Ability = 'canTest' | 'canReview' | 'canAudit';
@@ -23,10 +24,12 @@ export async function requireAuthority(
 ): Promise<void> {
   const today = labToday(kernel, actor);
   const grants = group
-    ? await kernel.records.find(tx, 'inspectionAuthority', actor.orgId, {
-        userAccount: [actor.userAccount],
-        professionalGroup: [group],
-      })
+    ? await once(tx, `authority:${actor.orgId}:${actor.userAccount}:${group}`, () =>
+        kernel.records.find(tx, 'inspectionAuthority', actor.orgId, {
+          userAccount: [actor.userAccount],
+          professionalGroup: [group],
+        }),
+      )
     : [];
   const valid = grants.some((g) => g.data[ability] === true && (!g.data.validUntil || g.data.validUntil >= today));
   if (valid) return;

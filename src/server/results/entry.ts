@@ -7,6 +7,7 @@ import { findForLogin } from '../kernel/identity/accounts.js';
 import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.js';
 import { groupMembers, requireAuthority } from './authority.js';
 import { RESULT_MESSAGES, refused, say } from './messages.js';
+import { itemOf, once } from './perTransaction.js';
 
 type Data = Record<string, unknown>;
 
@@ -65,17 +66,24 @@ function verdictText(v: Verdict, ctx: WriteContext): string {
 async function interpretEntry(ctx: WriteContext, data: Data): Promise<Data> {
   const { tx, kernel, actor, locale, current } = ctx;
   await requireAuthority(kernel, tx, actor, data.professionalGroup as number, 'canTest', locale);
-  const item = await kernel.records.get(tx, 'inspectionItem', actor.orgId, Number(data.item));
-  const [specimen] = await kernel.records.find(tx, 'specimen', actor.orgId, { barcode: [String(data.barcode)] });
-  const patient = { sex: data.sex as string, age: data.age as number, specimenType: specimen?.data.specimenType };
+  const item = await itemOf(kernel, tx, actor.orgId, Number(data.item));
+  const barcode = String(data.barcode);
+  // The tube's type (reference ranges may depend on it), which no step of its results changes.
+  const specimenType = await once(tx, `specimenType:${barcode}`, async () => {
+    const [specimen] = await kernel.records.find(tx, 'specimen', actor.orgId, { barcode: [barcode] });
+    return specimen?.data.specimenType;
+  });
+  const patient = { sex: data.sex as string, age: data.age as number, specimenType };
   const itemRules = (item?.data ?? {}) as ItemRules;
-  const codes = await resultCodes(tx, actor.orgId, item?.data);
+  const codes = await once(tx, `codes:${Number(data.item)}`, () => resultCodes(tx, actor.orgId, item?.data));
   const read = interpret(String(data.result ?? ''), itemRules, patient, codes);
   const about = { item: String(item?.data.name ?? ''), codes: codes.map((c) => `${c.value} ${c.label}`).join('、') };
   if ('error' in read) refused(RESULT_MESSAGES[read.error], locale, about, 'result');
-  const rules = (await kernel.records.find(tx, 'auditRule', actor.orgId, { item: [Number(data.item)] }))
-    .filter((r) => r.data.enabled !== false)
-    .map((r) => r.data as unknown as AuditRule);
+  const rules = await once(tx, `rules:${Number(data.item)}`, async () =>
+    (await kernel.records.find(tx, 'auditRule', actor.orgId, { item: [Number(data.item)] }))
+      .filter((r) => r.data.enabled !== false)
+      .map((r) => r.data as unknown as AuditRule),
+  );
   const previous = await previousResult(kernel, tx, actor.orgId, current?.id, data);
   const value = numericValue(read.result);
   const verdict = verdictOf(rules, { value, critical: read.critical, previous, now: kernel.now() });

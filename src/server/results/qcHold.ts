@@ -1,5 +1,6 @@
 import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
+import { once } from './perTransaction.js';
 
 /**
  * QC gates patient results (domain: "Quality control"): while the latest QC run of any of an item's
@@ -14,11 +15,21 @@ export async function qcHoldOf(
   itemCode: string,
   testedAt: string,
 ): Promise<{ violations: string } | undefined> {
+  for (const run of await once(tx, `qc:${orgId}:${itemCode}`, () => latestRuns(kernel, tx, orgId, itemCode))) {
+    if (run.status !== 'reject' || run.runAt > testedAt) continue;
+    if (!run.released) return { violations: run.violations };
+  }
+  return undefined;
+}
+
+/** The latest run of each of the item's plans, and whether a conclusion given to it releases results. */
+async function latestRuns(kernel: Kernel, tx: Queryable, orgId: number, itemCode: string) {
   const materials = await kernel.records.find(tx, 'qcMaterial', orgId, { itemCode: [itemCode] });
-  if (materials.length === 0) return undefined;
+  if (materials.length === 0) return [];
   const plans = await kernel.records.find(tx, 'qcPlan', orgId, { material: materials.map((m) => m.id) });
+  const latest = [];
   for (const plan of plans) {
-    // The plan's latest run alone, off the run-time index: a year of a plan is some 700 runs, and every
+    // The plan's latest run alone, off the plan's index: a year of a plan is some 700 runs, and every
     // approval of the item's results asks.
     const [run] = await kernel.records.find(
       tx,
@@ -27,11 +38,16 @@ export async function qcHoldOf(
       { plan: [plan.id] },
       { orderBy: 'runAt', order: 'desc', limit: 1 },
     );
-    if (!run?.data.runAt || run.data.status !== 'reject' || String(run.data.runAt) > testedAt) continue;
+    if (!run?.data.runAt) continue;
     const conclusion = run.data.conclusion
       ? await kernel.records.get(tx, 'qcConclusion', orgId, run.data.conclusion)
       : undefined;
-    if (conclusion?.data.releasesResults !== true) return { violations: String(run.data.violations ?? '') };
+    latest.push({
+      status: run.data.status,
+      runAt: String(run.data.runAt),
+      violations: String(run.data.violations ?? ''),
+      released: conclusion?.data.releasesResults === true,
+    });
   }
-  return undefined;
+  return latest;
 }

@@ -2,6 +2,7 @@ import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.j
 import { requireAuthority } from './authority.js';
 import { RESULT_MESSAGES, refused } from './messages.js';
 import { qcHoldOf } from './qcHold.js';
+import { itemOf } from './perTransaction.js';
 
 type Data = Record<string, unknown>;
 
@@ -12,7 +13,7 @@ type Data = Record<string, unknown>;
  */
 async function checkApproval(ctx: WriteContext, data: Data): Promise<void> {
   const { tx, kernel, actor, locale, transition } = ctx;
-  const item = await kernel.records.get(tx, 'inspectionItem', actor.orgId, Number(data.item));
+  const item = await itemOf(kernel, tx, actor.orgId, Number(data.item));
   const about = { barcode: String(data.barcode), item: String(item?.data.name ?? '') };
   if (transition !== 'autoVerify') {
     if (data.testerAccount === actor.userAccount) refused(RESULT_MESSAGES.ownResult, locale, about);
