@@ -7,8 +7,8 @@ import type { MonthSize } from './plan.js';
  * tasks, signed approvals with a password check each, a report PDF). `npm run demo-month -- --days 3
  * --per-day 200 --timing` made 3.7 specimens/s on PGlite on a quiet 2-core machine (0.4–0.5 beside a
  * full test run): some half an hour for the month, behind the app, giving way to people's requests
- * (peopleFirst.ts). Report PDFs are a third of that time. Any size is one command away
- * (npm run demo-month -- --days --per-day), or LIMS_DEMO_MONTH.
+ * (peopleFirst.ts). Report PDFs, drawn in the background after each signature, are a third of that
+ * time. Any size is one command away (npm run demo-month -- --days --per-day), or LIMS_DEMO_MONTH.
  */
 export const DEFAULT_MONTH = '30x200';
 export const DEFAULT_SEED = 20_261_126;
