@@ -1,10 +1,7 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readConfig } from '../../src/server/kernel/config';
 import type { Database, Queryable } from '../../src/server/kernel/db/database';
 import { seedDemoRecords } from '../../src/server/kernel/resources/demoRecords';
-import { prepare } from '../../src/server/startup';
-import { DEMO_PASSWORD, freshData, type FreshData } from '../support/server';
+import { prepareData, type PreparedData } from '../support/in-process';
 
 /**
  * A start after the demo files changed (an upgrade) seeds what is new and skips what was seeded before.
@@ -12,33 +9,23 @@ import { DEMO_PASSWORD, freshData, type FreshData } from '../support/server';
  * must look up the demo's own rows, not read the lab's. Checked by what the seeding reads, and by the
  * plans of its operation-log statements, before and after the lab has piled up thousands of records.
  */
-let data: FreshData;
+let prepared: PreparedData;
 let db: Database;
 let reseed: (q: Queryable) => Promise<number>;
 
 beforeAll(async () => {
-  data = await freshData({}, 'lims-reseed-');
-  const config = {
-    ...readConfig({ LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
-    logLevel: 'warn',
-    databaseUrl: data.databaseUrl,
-  };
-  const prepared = await prepare(config);
+  prepared = await prepareData('lims-reseed-');
   db = prepared.db;
   const labs = await db.query<{ id: number }>("select id from organization where lab_type <> 'base' order by id");
   reseed = (q) =>
     seedDemoRecords(
       q,
-      config.schemaDir,
+      prepared.schemaDir,
       prepared.screens.list(),
       labs.map((l) => l.id),
     );
 });
-afterAll(async () => {
-  await db?.close();
-  await data?.dropDatabase?.();
-  if (data) rmSync(data.dataDir, { recursive: true, force: true });
-});
+afterAll(() => prepared?.close());
 
 /** The seeding run again, counting the rows its statements read, and keeping those on the operation log. */
 async function watchedReseed() {

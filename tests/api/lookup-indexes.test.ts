@@ -1,10 +1,7 @@
-import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../src/server/kernel/db/database';
-import { readConfig } from '../../src/server/kernel/config';
 import { RecordStore, type ResourceName } from '../../src/server/kernel/resources/store';
-import { prepare } from '../../src/server/startup';
-import { freshData, DEMO_PASSWORD, type FreshData } from '../support/server';
+import { prepareData, type PreparedData } from '../support/in-process';
 
 /**
  * The lookups the server's own rules make at each step among records that grow with the lab's work
@@ -13,18 +10,12 @@ import { freshData, DEMO_PASSWORD, type FreshData } from '../support/server';
  * results would otherwise read the whole partition at every result entered. Checked by the plan the
  * database makes once each resource holds thousands of rows: the looked-up field's index narrows the rows.
  */
-let data: FreshData;
+let prepared: PreparedData;
 let db: Database;
 let records: RecordStore;
 
 beforeAll(async () => {
-  data = await freshData({}, 'lims-lookups-');
-  const config = {
-    ...readConfig({ LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
-    logLevel: 'warn',
-    databaseUrl: data.databaseUrl,
-  };
-  const prepared = await prepare(config);
+  prepared = await prepareData('lims-lookups-');
   db = prepared.db;
   records = new RecordStore(prepared.screens);
   // Three thousand rows of each resource looked up, the looked-up field taking six hundred values.
@@ -36,11 +27,7 @@ beforeAll(async () => {
     );
   await db.query('analyze resource_record');
 });
-afterAll(async () => {
-  await db?.close();
-  await data?.dropDatabase?.();
-  if (data) rmSync(data.dataDir, { recursive: true, force: true });
-});
+afterAll(() => prepared?.close());
 
 /** Each resource's fields the lookups name. */
 function rowsToMake(): Record<string, string[]> {

@@ -6,6 +6,7 @@ import type { Capability } from '../../src/server/kernel/capability';
 import { readConfig } from '../../src/server/kernel/config';
 import type { Database } from '../../src/server/kernel/db/database';
 import { prepare } from '../../src/server/startup';
+import type { ScreenRegistry } from '../../src/server/kernel/screens/registry';
 import { PushHub, silenceLimitSeconds } from '../../src/server/kernel/push/hub';
 import { DEMO_PASSWORD, freshData, GENEROUS_LIMITS } from './server';
 
@@ -69,6 +70,35 @@ export async function startInProcess(
     async close() {
       await app.close();
       await push.close();
+      await db.close();
+      await data.dropDatabase?.();
+      rmSync(data.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh data directory (or scratch database) prepared as a server start would, without the app. */
+export interface PreparedData {
+  db: Database;
+  screens: ScreenRegistry;
+  schemaDir: string;
+  close(): Promise<void>;
+}
+
+/** For a test of what the server's own code reads and writes, below its routes (seeding, look-ups). */
+export async function prepareData(prefix: string): Promise<PreparedData> {
+  const data = await freshData({}, prefix);
+  const config = {
+    ...readConfig({ LIMS_DATA_DIR: data.dataDir, LIMS_DEMO_PASSWORD: DEMO_PASSWORD }),
+    logLevel: 'warn',
+    databaseUrl: data.databaseUrl,
+  };
+  const { db, screens } = await prepare(config);
+  return {
+    db,
+    screens,
+    schemaDir: config.schemaDir,
+    async close() {
       await db.close();
       await data.dropDatabase?.();
       rmSync(data.dataDir, { recursive: true, force: true });
