@@ -154,6 +154,48 @@ describe("a specimen's end short of a report", () => {
   });
 });
 
+describe('a task of its own process that rejects the specimen', () => {
+  it('lets the process go on along its own path, not ended under the task', async () => {
+    const purpose = (await admin.get<Page<{ category: string }>>('/api/resources/inspectionPurpose?size=1')).body
+      .resultObject.records[0]!;
+    const xml = modelXml(
+      'specimen_refusal',
+      '拒收流程',
+      [
+        { id: 'start', kind: 'startEvent', name: '开始' },
+        { id: 'refuse', kind: 'userTask', name: '拒收' },
+        { id: 'notify', kind: 'userTask', name: '通知临床' },
+        { id: 'end', kind: 'endEvent', name: '结束' },
+      ],
+      [
+        { id: 'f1', from: 'start', to: 'refuse' },
+        { id: 'f2', from: 'refuse', to: 'notify' },
+        { id: 'f3', from: 'notify', to: 'end' },
+      ],
+    ).replace('<userTask id="refuse"', '<userTask lims:specimenStep="reject" id="refuse"');
+    await deployXml(server.url, token, admin, 'specimen_refusal', xml, Number(purpose.category));
+    const [barcode] = await enterSpecimens(admin, 1);
+    const [task] = await tasksOf(barcode!);
+    expect(task?.name).toBe('拒收');
+    const reason = (await admin.get<Page<{ id: number }>>('/api/resources/abnormalSampleType?size=1')).body.resultObject
+      .records[0]!.id;
+    const done = await admin.post(`/api/workflow/task/${task!.id}/complete`, {
+      result: 'pass',
+      variables: { rejectReason: reason },
+    });
+    expect(done.body.resultCode, JSON.stringify(done.body)).toBe(200);
+    expect((await specimen(barcode!)).status).toBe('rejected');
+    const statusOf = async () =>
+      (await admin.get<Page<{ status: string }>>(`/api/workflow/process/list?businessKey=${barcode}`)).body.resultObject
+        .records[0]?.status;
+    // The rejection is the process's own step: its next task (telling the ward) follows as modelled.
+    const [notify] = await tasksOf(barcode!);
+    expect([notify?.name, await statusOf()]).toEqual(['通知临床', 'running']);
+    expect((await complete(notify!)).body.resultCode).toBe(200);
+    expect(await statusOf()).toBe('completed');
+  });
+});
+
 describe('deploying', () => {
   it('refuses a model whose task names a step a task may not take', async () => {
     const created = await admin.post<{ id: string }>('/api/workflow/model/insert', {

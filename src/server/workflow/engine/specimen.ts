@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Locale } from '../../../shared/i18n/messages.js';
 import type { Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
@@ -96,7 +97,9 @@ export function specimenProcesses(kernel: Kernel): HookRegistration {
       async afterWrite(ctx, row) {
         // Rejected or cancelled, the specimen has no further work: its process ends with the step.
         if (ctx.transition && ENDING_STEPS.has(ctx.transition)) {
-          await terminateByBusinessKey(ctx.tx, row.orgId, String(row.data.barcode ?? ''), ctx.actor.id);
+          const barcode = String(row.data.barcode ?? '');
+          if (takenByItsProcess.getStore() !== barcode)
+            await terminateByBusinessKey(ctx.tx, row.orgId, barcode, ctx.actor.id);
           return;
         }
         if (ctx.via !== 'create' && ctx.via !== 'import') return;
@@ -162,14 +165,22 @@ export function specimenTaskStep(kernel: Kernel, caller: KernelCaller): TaskStep
     const lifecycle = kernel.screens.owner('specimen')?.resource.lifecycle;
     const target = lifecycle?.transitions.find((t) => t.name === step.name)?.to;
     if (lifecycle && target !== undefined && specimen.data[lifecycle.field as 'status'] === target) return;
-    await kernel.resources.transition(caller, 'specimen', specimen.id, step.name, {
-      tx,
-      system: true,
-      input: step.variables,
-      details: { task: step.task },
-    });
+    await takenByItsProcess.run(step.businessKey, () =>
+      kernel.resources.transition(caller, 'specimen', specimen.id, step.name, {
+        tx,
+        system: true,
+        input: step.variables,
+        details: { task: step.task },
+      }),
+    );
   };
 }
+
+/**
+ * The barcode whose specimen step a task of its own process is taking: a model whose task rejects the
+ * specimen goes on along its own path from that task, and is not ended under it.
+ */
+const takenByItsProcess = new AsyncLocalStorage<string>();
 
 /** What a task list shows of each task's specimen: barcode, patient, the items ordered (purposes), state. */
 export interface TaskSpecimen {
