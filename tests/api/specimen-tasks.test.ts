@@ -25,24 +25,32 @@ let server: TestServer;
 let admin: ReturnType<typeof api>;
 let token = '';
 
-/** A model of the category of the purpose specimens are entered with: 检验 (start testing), then 复检 (the same step). */
-function testingModel(key: string, step = 'startTesting') {
-  return modelXml(
+/** A model of one path: its user tasks in order, each taking the specimen step given it (if any). */
+function pathModel(key: string, name: string, tasks: { name: string; step?: string }[]) {
+  const ids = ['start', ...tasks.map((_, i) => `t${i + 1}`), 'end'];
+  const xml = modelXml(
     key,
-    '检验流程',
+    name,
     [
       { id: 'start', kind: 'startEvent', name: '开始' },
-      { id: 'test', kind: 'userTask', name: '检验' },
-      { id: 'retest', kind: 'userTask', name: '复检' },
+      ...tasks.map((t, i) => ({ id: `t${i + 1}`, kind: 'userTask' as const, name: t.name })),
       { id: 'end', kind: 'endEvent', name: '完成' },
     ],
-    [
-      { id: 'f1', from: 'start', to: 'test' },
-      { id: 'f2', from: 'test', to: 'retest' },
-      { id: 'f3', from: 'retest', to: 'end' },
-    ],
-  ).replace(/<userTask id="(test|retest)"/g, `<userTask lims:specimenStep="${step}" id="$1"`);
+    ids.slice(1).map((to, i) => ({ id: `f${i + 1}`, from: ids[i]!, to })),
+  );
+  return tasks.reduce(
+    (x, t, i) =>
+      t.step ? x.replace(`<userTask id="t${i + 1}"`, `<userTask lims:specimenStep="${t.step}" id="t${i + 1}"`) : x,
+    xml,
+  );
 }
+
+/** A model of the category of the purpose specimens are entered with: 检验 (start testing), then 复检 (the same step). */
+const testingModel = (key: string, step = 'startTesting') =>
+  pathModel(key, '检验流程', [
+    { name: '检验', step },
+    { name: '复检', step },
+  ]);
 
 beforeAll(async () => {
   server = await startServer();
@@ -158,21 +166,7 @@ describe('a task of its own process that rejects the specimen', () => {
   it('lets the process go on along its own path, not ended under the task', async () => {
     const purpose = (await admin.get<Page<{ category: string }>>('/api/resources/inspectionPurpose?size=1')).body
       .resultObject.records[0]!;
-    const xml = modelXml(
-      'specimen_refusal',
-      '拒收流程',
-      [
-        { id: 'start', kind: 'startEvent', name: '开始' },
-        { id: 'refuse', kind: 'userTask', name: '拒收' },
-        { id: 'notify', kind: 'userTask', name: '通知临床' },
-        { id: 'end', kind: 'endEvent', name: '结束' },
-      ],
-      [
-        { id: 'f1', from: 'start', to: 'refuse' },
-        { id: 'f2', from: 'refuse', to: 'notify' },
-        { id: 'f3', from: 'notify', to: 'end' },
-      ],
-    ).replace('<userTask id="refuse"', '<userTask lims:specimenStep="reject" id="refuse"');
+    const xml = pathModel('specimen_refusal', '拒收流程', [{ name: '拒收', step: 'reject' }, { name: '通知临床' }]);
     await deployXml(server.url, token, admin, 'specimen_refusal', xml, Number(purpose.category));
     const [barcode] = await enterSpecimens(admin, 1);
     const [task] = await tasksOf(barcode!);
