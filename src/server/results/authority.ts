@@ -4,7 +4,7 @@ import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
 import type { AuthUser } from '../kernel/identity/actor.js';
 import { RESULT_MESSAGES, refused } from './messages.js';
-import { once } from './perTransaction.js';
+import { once } from '../kernel/db/perTransaction.js';
 import { labTimeZone, labToday } from '../kernel/labConfig/timeZone.js';
 
 export type Ability = 'canTest' | 'canReview' | 'canAudit';

@@ -7,7 +7,8 @@ import { findForLogin } from '../kernel/identity/accounts.js';
 import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.js';
 import { groupMembers, requireAuthority } from './authority.js';
 import { RESULT_MESSAGES, refused, say } from './messages.js';
-import { itemOf, once } from './perTransaction.js';
+import { once } from '../kernel/db/perTransaction.js';
+import { itemOf } from './items.js';
 
 type Data = Record<string, unknown>;
 

@@ -55,9 +55,6 @@ export const orderedResults: HookRegistration = {
   },
 };
 
-/** Results still to be worked (or not yet reported) of a specimen the lab refused, which none will work. */
-const OPEN = ['pending', 'tested', 'firstReviewed', 'audited'];
-
 /**
  * A specimen refused after its receipt (haemolysed at the bench) takes its results with it: each not
  * yet reported is cancelled in the rejection's step, so the groups' worksheets and work lists no longer
@@ -69,9 +66,14 @@ export const resultsOfRejected: HookRegistration = {
   hooks: {
     async afterWrite({ tx, kernel, actor, locale, ip, transition }, row) {
       if (transition !== 'reject') return;
+      // The results the lifecycle lets be cancelled: those not yet reported.
+      const cancel = kernel.screens
+        .owner('inspectionResult')
+        ?.resource.lifecycle?.transitions.find((t) => t.name === 'cancel');
+      if (!cancel) return;
       const open = await kernel.records.find(tx, 'inspectionResult', row.orgId, {
         barcode: [String(row.data.barcode)],
-        status: OPEN,
+        status: cancel.from,
       });
       for (const result of open)
         await kernel.resources.transition({ actor, locale, ip }, 'inspectionResult', result.id, 'cancel', {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../kernel/db/database.js';
 import type { Kernel } from '../kernel/context.js';
-import { once } from './perTransaction.js';
+import { once } from '../kernel/db/perTransaction.js';
 
 /**
  * QC gates patient results (domain: "Quality control"): while the latest QC run of any of an item's

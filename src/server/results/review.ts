@@ -2,7 +2,7 @@ import type { HookRegistration, WriteContext } from '../kernel/resources/hooks.j
 import { requireAuthority } from './authority.js';
 import { RESULT_MESSAGES, refused } from './messages.js';
 import { qcHoldOf } from './qcHold.js';
-import { itemOf } from './perTransaction.js';
+import { itemOf } from './items.js';
 
 type Data = Record<string, unknown>;
 

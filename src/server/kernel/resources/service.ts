@@ -12,6 +12,7 @@ import { afterCommit } from '../db/afterCommit.js';
 import type { Database, Queryable } from '../db/database.js';
 import type { Caller } from '../identity/actor.js';
 import { getOrganization } from '../identity/organizations.js';
+import { once } from '../db/perTransaction.js';
 import { confirmSignature } from '../identity/signature.js';
 import { localDateTime } from '../../../shared/time.js';
 import { conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
@@ -500,7 +501,7 @@ export class ResourceService {
       if (!current) throw notFound();
       if (run.version !== undefined && run.version !== current.version) throw conflict();
       const from = this.holdsState(call, lifecycle, transition, current, locale);
-      const org = await getOrganization(tx, caller.actor.orgId);
+      const org = await this.organizationOf(tx, caller.actor.orgId);
       const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
       const data = { ...current.data, ...(run.system && run.set), ...required };
       for (const [field, what] of Object.entries(transition.stamp ?? {}))
@@ -510,7 +511,7 @@ export class ResourceService {
       const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
       // The step's event first: the resource's rules, run by the rewrite, may take further steps (the
       // last result audited reports its specimen), whose events must come after this one in the history.
-      await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details }, org?.name);
+      await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details });
       return this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
     });
   }
@@ -559,16 +560,22 @@ export class ResourceService {
     return field?.options?.some((o) => o.value === before) ? before : undefined;
   }
 
+  /**
+   * The actor's organisation (its name is stamped on steps and kept in their history), read once per
+   * transaction: a worksheet or a signature takes hundreds of steps in one.
+   */
+  private organizationOf(tx: Queryable, orgId: number) {
+    return once(tx, `organization:${orgId}`, () => getOrganization(tx, orgId));
+  }
+
   /** A step of a record's lifecycle into its history, with who did it and in which organisation. */
   private async recordEvent(
     tx: Queryable,
     call: Call,
     row: StoredRecord,
     e: { name: string; fromState?: string; toState: string; details?: Record<string, unknown> },
-    /** The organisation's name, when the caller has read it already. */
-    orgName?: string,
   ): Promise<void> {
-    const name = orgName ?? (await getOrganization(tx, call.actor.orgId))?.name;
+    const name = (await this.organizationOf(tx, call.actor.orgId))?.name;
     await this.kernel().events.append(tx, {
       ...e,
       resource: call.screen.resource.name,

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { can } from '../../../shared/access/can.js';
+import { isInstanceStatus } from '../../../shared/workflow/instanceStatus.js';
 import { t } from '../../../shared/i18n/messages.js';
 import { screenAllows } from '../../../shared/screens/access.js';
 import type { Kernel } from '../../kernel/context.js';
@@ -29,8 +30,7 @@ export async function manageRoutes(app: FastifyInstance, ctx: Kernel, engine: Wo
     const actor = actorOf(request);
     if (!can(actor, 'processModel', 'read', { orgId: actor.orgId })) throw forbidden();
     const q = request.query;
-    if (q.status && !['running', 'suspended', 'completed', 'terminated'].includes(q.status))
-      throw badRequest('common.invalid');
+    if (q.status && !isInstanceStatus(q.status)) throw badRequest('common.invalid');
     return ok(
       await listInstances(db, actor.orgId, { ...q, page: intParam(q.page, 1), size: intParam(q.size, 50, 500) }),
     );

@@ -49,9 +49,8 @@ async function categoryOf(db: Queryable, records: RecordStore, orgId: number, pu
   return categories[0]!;
 }
 
-/** The specimen's steps after which it has no further work (its lifecycle's ends short of a report), and their states. */
+/** The specimen's steps after which it has no further work (its lifecycle's ends short of a report). */
 const ENDING_STEPS = new Set(['reject', 'cancel']);
-const ENDED = new Set(['rejected', 'cancelled']);
 
 export async function startForSpecimen(
   db: Queryable,
@@ -65,7 +64,10 @@ export async function startForSpecimen(
   if (!record) throw notFound();
   const barcode = String(record.data.barcode ?? '').trim();
   if (!barcode) throw badRequest('common.invalid');
-  if (ENDED.has(String(record.data.status))) throw badRequest('workflow.specimenEnded');
+  const ended = records
+    .screen('specimen')
+    .resource.lifecycle?.transitions.some((t) => ENDING_STEPS.has(t.name) && t.to === record.data.status);
+  if (ended) throw badRequest('workflow.specimenEnded');
   const category = await categoryOf(db, records, caller.orgId, record.data.purposes, locale);
   const deployment = await one<{ id: string; key: string; name: string }>(
     db,

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../kernel/db/database.js';
 import { one } from '../../kernel/db/database.js';
 import type { Runtime } from './runner.js';
+import type { InstanceStatus } from '../../../shared/workflow/instanceStatus.js';
 
 /** SQL of instances, user tasks and history: the engine's own persistence (migration 5). */
 export interface InstanceRow {
@@ -11,7 +12,7 @@ export interface InstanceRow {
   businessKey: string | null;
   parentId: string | null;
   parentExecutionId: string | null;
-  status: 'running' | 'completed' | 'suspended' | 'terminated';
+  status: InstanceStatus;
   variables: Record<string, unknown>;
   engineState: unknown;
   runtime: Runtime;

@@ -3,6 +3,7 @@ import { Alert, Button, Input, Select, Space, Table, Tabs, Tag, type TableColumn
 import { useSnapshot } from 'valtio';
 import { errorMessage } from '../../api/http';
 import { userState } from '../../auth/user';
+import { INSTANCE_STATUSES } from '../../../shared/workflow/instanceStatus';
 import { i18n } from '../../i18n';
 import { useConfirmDelete } from '../../screens/list/useConfirmDelete';
 import { useListQuery } from '../../screens/list/useListQuery';
@@ -139,10 +140,7 @@ export default function ManagePage() {
 
   const statusOptions = [
     { value: '', label: rt('全部') },
-    ...(['running', 'suspended', 'completed', 'terminated'] as const).map((s) => ({
-      value: s,
-      label: statusOf(s).label,
-    })),
+    ...INSTANCE_STATUSES.map((s) => ({ value: s, label: statusOf(s).label })),
   ];
   const instancesTab = (
     <>

@@ -1,9 +1,10 @@
 import { getResult, http, type Result } from '../../api/http';
 import { arrivedForScreen, readForScreen } from '../../api/earlyReads';
 import type { FormPage } from '../../../shared/forms/formPage';
+import type { InstanceStatus } from '../../../shared/workflow/instanceStatus';
 
 /** The calls of the running workflow (issue 5): tasks, their forms, traces, and the workflow manager. */
-export type InstanceStatus = 'running' | 'suspended' | 'completed' | 'terminated';
+export type { InstanceStatus };
 
 export interface TaskRow {
   id: string;

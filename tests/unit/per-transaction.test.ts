@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../../src/server/kernel/db/database';
-import { once } from '../../src/server/results/perTransaction';
+import { once } from '../../src/server/kernel/db/perTransaction';
 
 /**
  * A worksheet's transaction reads the tester's authority, the items and the QC state once for all its
