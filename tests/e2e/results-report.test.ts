@@ -185,3 +185,32 @@ describe('results on the worksheet to a signed, corrected report', () => {
     },
   );
 });
+
+describe('a tube refused at the bench', () => {
+  it('leaves the worksheet with nothing to type: its cells read 已作废', async () => {
+    const purpose = await idOf('inspectionPurpose', '血常规');
+    const [barcode] = await enterSpecimens(editor, 1, {
+      patientName: '溶血管',
+      sex: 'female',
+      age: 33,
+      purposes: [purpose],
+    });
+    const specimen = (await admin.get<{ records: { id: number }[] }>(`/api/resources/specimen?barcode=${barcode}`)).body
+      .resultObject.records[0]!;
+    expect((await editor.post(`/api/resources/specimen/${specimen.id}/transitions/receive`, {})).status).toBe(200);
+    const reason = (await admin.get<{ records: { id: number }[] }>('/api/resources/abnormalSampleType?size=1')).body
+      .resultObject.records[0]!.id;
+    const reject = await editor.post(`/api/resources/specimen/${specimen.id}/transitions/reject`, {
+      rejectReason: reason,
+    });
+    expect(reject.status).toBe(200);
+
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'editor', DEMO_PASSWORD, WORKSHEET);
+    await filterBarcode(page, barcode!);
+    const line = rowsOf(page, barcode!);
+    await expect.poll(() => line.locator('.worksheet-grid-state').allTextContents()).toEqual(['已作废', '已作废']);
+    expect(await line.locator('input').count()).toBe(0);
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -54,7 +54,7 @@ export function WorksheetGrid({
             column={column.key}
           />
         ) : (
-          fieldValue(typed, record, locale)
+          (fieldValue(typed, record, locale) ?? stateOf(screen, record, locale))
         )}
         {mark && markOf(mark, record, locale)}
       </div>
@@ -91,6 +91,15 @@ export function WorksheetGrid({
       scroll={{ x: 'max-content' }}
     />
   );
+}
+
+/**
+ * A cell past typing that holds no value (a result cancelled with its rejected tube): its state, so it
+ * does not read as one still to be typed.
+ */
+function stateOf(screen: ScreenSchema, record: ScreenRecord, locale: Locale) {
+  const state = screen.fields.find((f) => f.key === screen.resource.lifecycle?.field);
+  return state ? <span className="worksheet-grid-state">{fieldValue(state, record, locale)}</span> : null;
 }
 
 /** The server's mark of a cell (a flag), shown when it is not the field's default (a normal result). */
