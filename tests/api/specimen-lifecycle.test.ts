@@ -187,6 +187,89 @@ describe('transitions', () => {
   });
 });
 
+describe('a batch of specimens', () => {
+  const batch = (name: string, body: Record<string, unknown>, who = editor) =>
+    who.post<Specimen[]>(`/api/resources/specimenAccept/transitions/${name}`, body);
+  type LogEntry = { recordId: string; action: string; userAccount: string };
+  const logOf = async (ids: number[]) =>
+    (
+      await admin.get<{ records: LogEntry[] }>('/api/log/getLogList?resource=specimen&size=200')
+    ).body.resultObject.records
+      .filter((e) => ids.map(String).includes(e.recordId) && e.action === 'transition:receive')
+      .map((e) => [Number(e.recordId), e.userAccount]);
+
+  it('receives the selected tubes in one step: each stamped, in its history and in the log, the chain whole', async () => {
+    const tubes = [await enter(), await enter(), await enter()];
+    await run(tubes[1]!.id, 'collect');
+    const ids = tubes.map((t) => t.id);
+    const res = await batch('receive', { ids });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.resultObject.map((r) => [r.id, r.status, r.receiver])).toEqual(
+      ids.map((id) => [id, 'received', '王检验']),
+    );
+    for (const t of tubes) {
+      const steps = (await historyOf(t.id))
+        .filter((e) => e.kind === 'transition')
+        .map((e) => [e.name, e.toState, e.actorName]);
+      expect(steps.at(-1)).toEqual(['receive', 'received', '王检验']);
+      expect(steps.filter(([name]) => name === 'receive')).toHaveLength(1);
+    }
+    expect((await logOf(ids)).sort()).toEqual(ids.map((id) => [id, 'editor']).sort());
+    expect((await admin.get<{ broken?: unknown }>('/api/log/verifyChain')).body.resultObject.broken).toBeUndefined();
+  });
+
+  it('takes none when one cannot take the step, naming it; asks the step its fields once for all', async () => {
+    const a = await enter();
+    const b = await enter();
+    await run(b.id, 'receive');
+    const before = [await read(a.id), await read(b.id)];
+    const events = (await historyOf(a.id)).length;
+    const refused = await batch('receive', { ids: [a.id, b.id] });
+    expect([refused.status, refused.body.resultMessage]).toEqual([
+      400,
+      `${b.barcode}：当前状态为「已接收」，不能执行「接收」`,
+    ]);
+    expect([await read(a.id), await read(b.id)]).toEqual(before);
+    expect((await historyOf(a.id)).length).toBe(events);
+    const c = await enter();
+    const noReason = await batch('reject', { ids: [a.id, c.id] });
+    expect([noReason.status, noReason.body.resultMessage]).toEqual([400, '拒收原因不能为空']);
+    const reason = await rejectReason();
+    const rejected = await batch('reject', { ids: [a.id, c.id], rejectReason: reason });
+    expect(rejected.body.resultObject.map((r) => [r.status, r.rejectReason])).toEqual([
+      ['rejected', reason],
+      ['rejected', reason],
+    ]);
+  });
+
+  it('asks for a selection, finds no record outside the view, and lets only those allowed take the step', async () => {
+    const none = await batch('receive', { ids: [] });
+    expect([none.status, none.body.resultMessage]).toEqual([400, '请先勾选数据进行操作']);
+    const a = await enter();
+    const missing = await batch('receive', { ids: [a.id, 999_999_999] });
+    expect(missing.status).toBe(404);
+    const cancelled = await enter();
+    await run(cancelled.id, 'cancel', { cancelReason: '测试' }, admin);
+    // Cancelled is not a state of the receiving desk's view: that specimen is not found there.
+    const outside = await batch('receive', { ids: [a.id, cancelled.id] });
+    expect(outside.status).toBe(404);
+    expect((await read(a.id)).status).toBe('registered');
+    const system = await batch('send', { ids: [a.id] }, admin);
+    expect([system.status, system.body.resultMessage]).toEqual([
+      400,
+      '「交接送出」由系统在相应环节自动完成，不能手工执行',
+    ]);
+    const screen = (await editor.get<{ actions: { batch: Record<string, unknown>[] } }>('/api/ui/screens/check-accept'))
+      .body.resultObject;
+    expect(screen.actions.batch[0]).toMatchObject({
+      kind: 'command',
+      label: { 'zh-CN': '批量接收' },
+      endpoint: '/api/resources/checkAccept/transitions/receive',
+      method: 'POST',
+    });
+  });
+});
+
 describe('views of the one specimen', () => {
   it('lists, reads and writes through a view within its condition only, keeping the fields it does not show', async () => {
     const s = await enter(editor, { remark: '前台备注', urgent: true });

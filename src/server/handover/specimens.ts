@@ -53,14 +53,12 @@ export async function moveSpecimens(
   step: { handoverNo: string; set?: Record<string, unknown> },
 ): Promise<void> {
   const specimens = await specimensOf(kernel, tx, caller.actor.orgId, barcodes);
-  for (const barcode of barcodes) {
-    const specimen = specimens.get(barcode);
-    if (!specimen) continue;
-    await kernel.resources.transition(caller, SPECIMEN, specimen.id, transition, {
+  const ids = barcodes.flatMap((barcode) => specimens.get(barcode)?.id ?? []);
+  if (ids.length > 0)
+    await kernel.resources.transitionMany(caller, SPECIMEN, ids, transition, {
       system: true,
       tx,
       set: { lastHandoverNo: step.handoverNo, ...step.set },
       details: { handoverNo: step.handoverNo },
     });
-  }
 }

@@ -131,8 +131,9 @@ export async function issueReport(
     reportedAt: now,
   };
   const id = await storeReport(kernel, tx, caller, data, content);
-  for (const r of results.filter((x) => x.data.status === 'audited'))
-    await kernel.resources.transition(caller, 'inspectionResult', r.id, 'publish', {
+  const audited = results.filter((x) => x.data.status === 'audited').map((r) => r.id);
+  if (audited.length > 0)
+    await kernel.resources.transitionMany(caller, 'inspectionResult', audited, 'publish', {
       tx,
       system: true,
       details: { reportNo, version },

@@ -75,11 +75,14 @@ export const resultsOfRejected: HookRegistration = {
         barcode: [String(row.data.barcode)],
         status: cancel.from,
       });
-      for (const result of open)
-        await kernel.resources.transition({ actor, locale, ip }, 'inspectionResult', result.id, 'cancel', {
-          tx,
-          system: true,
-        });
+      if (open.length > 0)
+        await kernel.resources.transitionMany(
+          { actor, locale, ip },
+          'inspectionResult',
+          open.map((r) => r.id),
+          'cancel',
+          { tx, system: true },
+        );
     },
   },
 };

@@ -58,10 +58,14 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
       const rows = request.body.rows.filter((r) => r.result.trim() !== '');
       // All or none: the first refusal is answered with its row and nothing is written. What the steps'
       // rules ask to run after (an auto-verification, a critical alert) runs once the whole batch is committed.
-      await kernel.db.transaction(async (tx) => {
-        for (const row of rows)
-          await kernel.resources.transition(caller, RESULT, row.id, 'record', { tx, input: { result: row.result } });
-      });
+      if (rows.length > 0)
+        await kernel.resources.transitionMany(
+          caller,
+          RESULT,
+          rows.map((r) => r.id),
+          'record',
+          { inputs: new Map(rows.map((r) => [r.id, { result: r.result }])) },
+        );
       return ok({ saved: rows.length });
     },
   );
@@ -116,14 +120,7 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
           account: caller.actor.userAccount,
           at: kernel.now().toISOString(),
         };
-        await kernel.db.transaction(async (tx) => {
-          for (const id of [...new Set(ids)])
-            await kernel.resources.transition(caller, RESULT, id, step, {
-              tx,
-              system: true,
-              details: { signature },
-            });
-        });
+        await kernel.resources.transitionMany(caller, RESULT, ids, step, { system: true, details: { signature } });
         return ok({ approved: new Set(ids).size });
       },
     );

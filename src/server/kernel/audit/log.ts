@@ -19,20 +19,31 @@ export async function appendLog(
   actor: Pick<AuthUser, 'id' | 'userAccount' | 'orgId'>,
   entry: AuditEntry,
 ): Promise<void> {
+  await appendLogs(db, actor, [entry]);
+}
+
+/** Several entries of one actor in one statement (a batch of records written together), in their order. */
+export async function appendLogs(
+  db: Queryable,
+  actor: Pick<AuthUser, 'id' | 'userAccount' | 'orgId'>,
+  entries: AuditEntry[],
+): Promise<void> {
+  if (entries.length === 0) return;
+  // A value left undefined is absent from the JSON (SQL null); a null is kept as JSON null, as one entry stores it.
+  const rows = entries.map((e) => ({
+    resource: e.resource,
+    recordId: e.recordId === null ? null : String(e.recordId),
+    action: e.action,
+    before: e.before,
+    after: e.after,
+    ip: e.ip ?? null,
+  }));
   await db.query(
     `insert into operation_log (user_id, user_account, org_id, resource, record_id, action, before, after, ip)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      actor.id,
-      actor.userAccount,
-      actor.orgId,
-      entry.resource,
-      entry.recordId === null ? null : String(entry.recordId),
-      entry.action,
-      entry.before === undefined ? null : JSON.stringify(entry.before),
-      entry.after === undefined ? null : JSON.stringify(entry.after),
-      entry.ip ?? null,
-    ],
+     select $1, $2, $3, e->>'resource', e->>'recordId', e->>'action', e->'before', e->'after', e->>'ip'
+       from jsonb_array_elements($4::jsonb) with ordinality as x(e, n)
+      order by n`,
+    [actor.id, actor.userAccount, actor.orgId, JSON.stringify(rows)],
   );
 }
 

@@ -27,23 +27,34 @@ const COLUMNS = `id::int as id, kind, name, from_state as "fromState", to_state 
  */
 export class RecordEvents {
   async append(tx: Queryable, e: NewEvent): Promise<void> {
+    await this.appendMany(tx, [e]);
+  }
+
+  /** Several events in one statement (a batch of records moved together), in their order. */
+  async appendMany(tx: Queryable, events: NewEvent[]): Promise<void> {
+    if (events.length === 0) return;
+    const rows = events.map((e) => ({
+      resource: e.resource,
+      orgId: e.orgId,
+      recordId: e.recordId,
+      kind: e.kind,
+      name: e.name,
+      fromState: e.fromState ?? null,
+      toState: e.toState ?? null,
+      actorId: e.actor?.id ?? null,
+      actorName: e.actor?.userName ?? null,
+      orgName: e.orgName ?? null,
+      at: e.at.toISOString(),
+      details: e.details ?? {},
+    }));
     await tx.query(
       `insert into record_event (resource, org_id, record_id, kind, name, from_state, to_state, actor_id, actor_name,
-        org_name, at, details) values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        e.resource,
-        e.orgId,
-        e.recordId,
-        e.kind,
-        e.name,
-        e.fromState ?? null,
-        e.toState ?? null,
-        e.actor?.id ?? null,
-        e.actor?.userName ?? null,
-        e.orgName ?? null,
-        e.at,
-        JSON.stringify(e.details ?? {}),
-      ],
+         org_name, at, details)
+       select e->>'resource', (e->>'orgId')::int, (e->>'recordId')::bigint, e->>'kind', e->>'name', e->>'fromState',
+              e->>'toState', (e->>'actorId')::int, e->>'actorName', e->>'orgName', (e->>'at')::timestamptz, e->'details'
+         from jsonb_array_elements($1::jsonb) with ordinality as x(e, n)
+        order by n`,
+      [JSON.stringify(rows)],
     );
   }
 

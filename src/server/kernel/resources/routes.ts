@@ -139,6 +139,20 @@ export async function resourceRoutes(app: FastifyInstance, kernel: Kernel) {
     },
   );
 
+  /**
+   * The same transition for several records (a batch action: the selected rows), all or none: the body
+   * gives the ids and the transition's required fields, once for all of them.
+   */
+  app.post<{ Params: Params & { name: string }; Body: RecordValues & { ids?: unknown } }>(
+    '/api/resources/:resource/transitions/:name',
+    async (request) => {
+      const { ids, ...input } = request.body ?? {};
+      const { resource, name } = request.params;
+      const rows = await resources.transitionMany(callerOf(request), resource, idList(ids), name, { input });
+      return ok(rows.map((row) => ({ id: row.id, version: row.version, ...row.data })));
+    },
+  );
+
   /** A record's history, oldest first: its transitions and the steps of capabilities on it. */
   app.get<{ Params: Params }>('/api/resources/:resource/:id/events', async (request) =>
     ok(await resources.history(callerOf(request), request.params.resource, idOf(request.params))),

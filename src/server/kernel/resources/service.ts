@@ -15,8 +15,8 @@ import { getOrganization } from '../identity/organizations.js';
 import { once } from '../db/perTransaction.js';
 import { confirmSignature } from '../identity/signature.js';
 import { localDateTime } from '../../../shared/time.js';
-import { conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
-import { appendLog } from '../audit/log.js';
+import { badRequest, conflict, forbidden, InvalidRecord, notFound } from '../http/envelope.js';
+import { appendLog, appendLogs, type AuditEntry } from '../audit/log.js';
 import type { ScreenRegistry } from '../screens/registry.js';
 import type { Kernel } from '../context.js';
 import { flagCopies } from '../publicData/stores.js';
@@ -37,6 +37,7 @@ import {
   insertRecord,
   listRecords,
   lockScope,
+  recordsByIds,
   scopeOrg,
   updateRecord,
   type ListQuery,
@@ -255,10 +256,9 @@ export class ResourceService {
     await this.hooks.afterWrite(write, row);
     const lifecycle = call.screen.resource.lifecycle;
     if (lifecycle)
-      await this.recordEvent(tx, call, row, {
-        name: 'create',
-        toState: String(row.data[lifecycle.field] ?? lifecycle.initial),
-      });
+      await this.recordEvents(tx, call, [
+        { current: row, event: { name: 'create', toState: String(row.data[lifecycle.field] ?? lifecycle.initial) } },
+      ]);
     await appendLog(tx, call.actor, {
       resource: call.screen.resource.name,
       recordId: row.id,
@@ -307,6 +307,7 @@ export class ResourceService {
     data: RecordValues,
     via: 'update' | 'command',
     action: string = via,
+    log?: AuditEntry[],
   ): Promise<StoredRecord> {
     const write = {
       ...this.writeContext(tx, call, via, current),
@@ -324,14 +325,17 @@ export class ResourceService {
     );
     if (!row) throw conflict();
     await this.hooks.afterWrite(write, row);
-    await appendLog(tx, call.actor, {
+    const entry = {
       resource: call.screen.resource.name,
       recordId: row.id,
       action,
       before: current.data,
       after: row.data,
       ip: call.ip,
-    });
+    };
+    // A batch logs its records together, once they are all written.
+    if (log) log.push(entry);
+    else await appendLog(tx, call.actor, entry);
     if (row.orgId === BASE_ORG_ID) await flagCopies(tx, call.screen, row.id);
     return row;
   }
@@ -479,6 +483,63 @@ export class ResourceService {
    * written through the resource's rules, and the step becomes an event of the record's history.
    */
   async transition(caller: Caller, resource: string, id: number, name: string, run: TransitionRun = {}) {
+    const [row] = await this.transitionMany(caller, resource, [id], name, run);
+    return row!;
+  }
+
+  /**
+   * One step for several records at once (a rack of tubes received, a report's results published):
+   * all of them or none, each checked as a single step is. Read, locked, recorded in their histories
+   * and logged together; each record still goes through the resource's rules in turn, in the order
+   * given, so a rule sees the records before it already moved, as it would step by step.
+   */
+  async transitionMany(caller: Caller, resource: string, ids: number[], name: string, run: TransitionRun = {}) {
+    const { call, lifecycle, transition } = await this.stepOf(caller, resource, name, run);
+    const { locale } = caller;
+    const orgId = caller.actor.orgId;
+    const wanted = [...new Set(ids)];
+    if (wanted.length === 0) throw badRequest('publicData.noRows');
+    let signature: Record<string, unknown> | undefined;
+    if (!run.system && transition.signature) {
+      // The states are checked before the password is asked of the signer, and again under the write's
+      // lock. A record the caller cannot reach (another lab's) is not found before any password is asked.
+      this.holdStates(call, lifecycle, transition, await this.reachableAll(this.db, call, orgId, wanted), locale);
+      signature = await this.sign(caller, transition.label, run);
+    }
+    return this.inTransaction(run, async (tx) => {
+      await lockScope(tx, call.screen, orgId);
+      const rows = await this.reachableAll(tx, call, orgId, wanted);
+      if (run.version !== undefined && (rows.length !== 1 || run.version !== rows[0]!.version)) throw conflict();
+      const froms = this.holdStates(call, lifecycle, transition, rows, locale);
+      const org = await this.organizationOf(tx, orgId);
+      const requires = transition.requires ?? [];
+      const steps = [];
+      for (const [i, current] of rows.entries()) {
+        const input = { ...run.input, ...run.inputs?.get(current.id) };
+        const required = this.requiredInput(call, requires, input);
+        const details = { ...pick(input, requires), ...run.details, ...signature };
+        const data = { ...current.data, ...(run.system && run.set), ...required };
+        for (const [field, what] of Object.entries(transition.stamp ?? {}))
+          data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
+        const from = froms[i]!;
+        const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
+        data[lifecycle.field] = to;
+        steps.push({ current, data, event: { name, fromState: from, toState: to, details } });
+      }
+      // The steps' events first: the resource's rules, run by the rewrite, may take further steps (the
+      // last result audited reports its specimen), whose events must come after these in the history.
+      await this.recordEvents(tx, call, steps);
+      const log: AuditEntry[] = [];
+      const written: StoredRecord[] = [];
+      for (const step of steps)
+        written.push(await this.rewrite(tx, call, step.current, step.data, 'command', `transition:${name}`, log));
+      await appendLogs(tx, call.actor, log);
+      return written;
+    });
+  }
+
+  /** The screen, lifecycle and transition a step names, when the caller may take it. */
+  private async stepOf(caller: Caller, resource: string, name: string, run: TransitionRun) {
     const call = run.system ? this.systemCall(caller, resource) : await this.access(caller, resource, 'update');
     const lifecycle = call.screen.resource.lifecycle;
     const transition = lifecycle && transitionOf(lifecycle, name);
@@ -486,33 +547,41 @@ export class ResourceService {
     if (!lifecycle || !transition) refuseTransition('lifecycle.noTransition', locale, name);
     if (!run.system && transition.system) refuseTransition('lifecycle.systemOnly', locale, transition.label[locale]);
     if (!run.system && transition.roles && !hasRole(caller.actor, transition.roles)) throw forbidden();
-    let signature: Record<string, unknown> | undefined;
-    if (!run.system && transition.signature) {
-      // The state is checked before the password is asked of the signer, and again under the write's lock.
-      // A record the caller cannot reach (another lab's) is not found before any password is asked.
-      const seen = await this.reachable(this.db, call, caller.actor.orgId, id);
-      if (!seen) throw notFound();
-      this.holdsState(call, lifecycle, transition, seen, locale);
-      signature = await this.sign(caller, transition.label, run);
-    }
-    return this.inTransaction(run, async (tx) => {
-      await lockScope(tx, call.screen, caller.actor.orgId);
-      const current = await this.reachable(tx, call, caller.actor.orgId, id);
-      if (!current) throw notFound();
-      if (run.version !== undefined && run.version !== current.version) throw conflict();
-      const from = this.holdsState(call, lifecycle, transition, current, locale);
-      const org = await this.organizationOf(tx, caller.actor.orgId);
-      const required = this.requiredInput(call, transition.requires ?? [], run.input ?? {});
-      const data = { ...current.data, ...(run.system && run.set), ...required };
-      for (const [field, what] of Object.entries(transition.stamp ?? {}))
-        data[field] = stampOf(what, caller.actor, org?.name ?? '', this.kernel().now());
-      const to = (transition.back && (await this.stateBefore(tx, call, current, from))) || transition.to;
-      data[lifecycle.field] = to;
-      const details = { ...pick(run.input ?? {}, transition.requires ?? []), ...run.details, ...signature };
-      // The step's event first: the resource's rules, run by the rewrite, may take further steps (the
-      // last result audited reports its specimen), whose events must come after this one in the history.
-      await this.recordEvent(tx, call, current, { name, fromState: from, toState: to, details });
-      return this.rewrite(tx, call, current, data, 'command', `transition:${name}`);
+    return { call, lifecycle, transition };
+  }
+
+  /** The stored rows of these ids the screen reaches, in the order asked; not found when any is not. */
+  private async reachableAll(db: Queryable, call: Call, orgId: number, ids: number[]): Promise<StoredRecord[]> {
+    const found =
+      ids.length === 1
+        ? [await this.reachable(db, call, orgId, ids[0]!)]
+        : await recordsByIds(db, call.screen, orgId, ids).then((rows) => {
+            const byId = new Map(rows.map((r) => [r.id, r]));
+            return ids.map((id) => byId.get(id));
+          });
+    return found.map((row) => {
+      if (!row || !matches(call.screen.resource.where, row.data)) throw notFound();
+      return row;
+    });
+  }
+
+  /** Each record's state, when the transition leaves them all; else refused naming the first that is not (by its title, in a batch). */
+  private holdStates(
+    call: Call,
+    lifecycle: LifecycleDef,
+    transition: TransitionDef,
+    rows: StoredRecord[],
+    locale: Locale,
+  ): string[] {
+    return rows.map((row) => {
+      try {
+        return this.holdsState(call, lifecycle, transition, row, locale);
+      } catch (e) {
+        if (rows.length === 1 || !(e instanceof InvalidRecord)) throw e;
+        const title = String(row.data[call.screen.resource.titleField ?? ''] ?? row.id);
+        const colon = locale === 'zh-CN' ? '：' : ': ';
+        throw new InvalidRecord(e.errors.map((x) => ({ ...x, message: `${title}${colon}${x.message}` })));
+      }
     });
   }
 
@@ -568,24 +637,30 @@ export class ResourceService {
     return once(tx, `organization:${orgId}`, () => getOrganization(tx, orgId));
   }
 
-  /** A step of a record's lifecycle into its history, with who did it and in which organisation. */
-  private async recordEvent(
+  /** Steps of records' lifecycles into their histories, with who did them and in which organisation. */
+  private async recordEvents(
     tx: Queryable,
     call: Call,
-    row: StoredRecord,
-    e: { name: string; fromState?: string; toState: string; details?: Record<string, unknown> },
+    steps: {
+      current: StoredRecord;
+      event: { name: string; fromState?: string; toState: string; details?: Record<string, unknown> };
+    }[],
   ): Promise<void> {
-    const name = (await this.organizationOf(tx, call.actor.orgId))?.name;
-    await this.kernel().events.append(tx, {
-      ...e,
-      resource: call.screen.resource.name,
-      orgId: row.orgId,
-      recordId: row.id,
-      kind: 'transition',
-      actor: call.actor,
-      orgName: name,
-      at: this.kernel().now(),
-    });
+    const orgName = (await this.organizationOf(tx, call.actor.orgId))?.name;
+    const at = this.kernel().now();
+    await this.kernel().events.appendMany(
+      tx,
+      steps.map(({ current, event }) => ({
+        ...event,
+        resource: call.screen.resource.name,
+        orgId: current.orgId,
+        recordId: current.id,
+        kind: 'transition',
+        actor: call.actor,
+        orgName,
+        at,
+      })),
+    );
   }
 
   /** A record's history, to whoever may read it through this screen. */
@@ -657,6 +732,8 @@ export class ResourceService {
 export interface TransitionRun {
   /** Fields the transition requires (a reason), and any of its fields the step gives. */
   input?: RecordValues;
+  /** In a batch, each record's own fields (a worksheet's values), over the input they share. */
+  inputs?: ReadonlyMap<number, RecordValues>;
   /** The version the user saw, when a person runs it from a screen. */
   version?: number;
   /** A capability's own step (a handover sent, a task completed): no screen permission is asked of the user. */

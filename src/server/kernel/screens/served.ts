@@ -6,17 +6,20 @@ import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 /**
  * A screen as the browser gets it: the lifecycle's state field read-only (only transitions change
  * it), as are the fields the server stamps or numbers, and each transition button as the command that calls it, with the transition's fields in its
- * dialog and shown only on rows in a state the transition leaves. The renderer needs no notion of a
+ * dialog: on a row, shown only in a state the transition leaves; in the batch bar, for the selected rows. The renderer needs no notion of a
  * lifecycle: it draws commands.
  */
 export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
   const lifecycle = owner.resource.lifecycle;
   const fields = screen.fields.map((f) => (f.key === lifecycle?.field || serverKept(f) ? { ...f, readOnly: true } : f));
   if (!lifecycle) return { ...screen, fields };
-  const row = screen.actions?.row?.map((a) =>
-    a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a) : a,
-  );
-  return { ...screen, fields, ...(screen.actions && { actions: { ...screen.actions, ...(row && { row }) } }) };
+  const served = (scope: 'row' | 'batch') =>
+    screen.actions?.[scope]?.map((a) =>
+      a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a, scope) : a,
+    );
+  const [row, batch] = [served('row'), served('batch')];
+  const actions = screen.actions && { ...screen.actions, ...(row && { row }), ...(batch && { batch }) };
+  return { ...screen, fields, ...(actions && { actions }) };
 }
 
 function transitionCommand(
@@ -24,6 +27,7 @@ function transitionCommand(
   owner: ScreenSchema,
   lifecycle: LifecycleDef,
   action: ActionDef,
+  scope: 'row' | 'batch',
 ): ActionDef {
   const transition = lifecycle.transitions.find((t) => t.name === action.name)!;
   const asked: FieldDef[] = (transition.requires ?? [])
@@ -32,8 +36,7 @@ function transitionCommand(
     // Asked in the transition's own dialog: required there, whatever the record form's conditions say.
     .map(({ visibleWhen: _v, requiredWhen: _r, enabledWhen: _e, ...f }) => ({ ...f, required: true, readOnly: false }));
   if (transition.signature) asked.push(signatureField());
-  const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
-  return {
+  const command: ActionDef = {
     kind: 'command',
     label: action.label ?? transition.label,
     endpoint: `/api/resources/${screen.resource.name}/{id}/transitions/${transition.name}`,
@@ -41,8 +44,12 @@ function transitionCommand(
     ...(action.confirm && { confirm: action.confirm }),
     ...(asked.length > 0 && { fields: asked }),
     ...((action.roles ?? transition.roles) && { roles: action.roles ?? transition.roles }),
-    visibleWhen: action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState,
   };
+  // A batch button calls the step once for the selected rows (the server names a row it cannot take).
+  if (scope === 'batch')
+    return { ...command, endpoint: `/api/resources/${screen.resource.name}/transitions/${transition.name}` };
+  const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
+  return { ...command, visibleWhen: action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState };
 }
 
 /** The password a signing transition asks again, never shown as typed. */

@@ -47,7 +47,7 @@ export function transitionActionProblems(
     (screen.actions?.[group] ?? []).forEach((action, i) => {
       if (action.kind !== 'transition') return;
       const where = `/actions/${group}/${i}`;
-      if (group !== 'row') problems.push({ path: where, message: 'a transition is a row action' });
+      if (group === 'toolbar') problems.push({ path: where, message: 'a transition is a row or batch action' });
       const known = owner.resource.lifecycle?.transitions.some((t) => t.name === action.name);
       if (!known) problems.push({ path: `${where}/name`, message: `no transition "${action.name ?? ''}"` });
     });

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { servedScreen } from '../../src/server/kernel/screens/served';
+import { transitionActionProblems } from '../../src/server/kernel/screens/views';
+import type { ScreenSchema } from '../../src/shared/screens/fields';
+
+const label = (zh: string) => ({ 'zh-CN': zh, 'en-US': zh });
+const tubes: ScreenSchema = {
+  schemaVersion: 2,
+  id: 'tubes',
+  title: label('标本'),
+  resource: {
+    name: 'tube',
+    lifecycle: {
+      field: 'status',
+      initial: 'registered',
+      transitions: [
+        { name: 'receive', label: label('接收'), from: ['registered'], to: 'received' },
+        { name: 'reject', label: label('拒收'), from: ['registered'], to: 'rejected', requires: ['reason'] },
+      ],
+    },
+  },
+  fields: [
+    {
+      key: 'status',
+      type: 'select',
+      label: label('状态'),
+      options: ['registered', 'received', 'rejected'].map((value) => ({ value, label: label(value) })),
+    },
+    { key: 'reason', type: 'text', label: label('原因') },
+  ],
+  actions: {
+    row: [{ kind: 'transition', name: 'receive' }],
+    batch: [{ kind: 'transition', name: 'reject', label: label('批量拒收') }],
+  },
+};
+
+describe('a transition in the batch bar', () => {
+  it('is served as one call for the selected rows, asking the step its fields once', () => {
+    const served = servedScreen(tubes, tubes);
+    expect(served.actions?.batch?.[0]).toEqual({
+      kind: 'command',
+      label: label('批量拒收'),
+      endpoint: '/api/resources/tube/transitions/reject',
+      method: 'POST',
+      fields: [{ key: 'reason', type: 'text', label: label('原因'), required: true, readOnly: false }],
+    });
+    // A row's button stays the row's call, shown in the states it leaves.
+    expect(served.actions?.row?.[0]).toMatchObject({
+      endpoint: '/api/resources/tube/{id}/transitions/receive',
+      visibleWhen: { field: 'status', op: 'in', value: ['registered'] },
+    });
+  });
+
+  it('is a row or batch action only, of a transition the lifecycle has', () => {
+    expect(transitionActionProblems(tubes, tubes)).toEqual([]);
+    const toolbar = { ...tubes, actions: { toolbar: [{ kind: 'transition' as const, name: 'receive' }] } };
+    expect(transitionActionProblems(toolbar, tubes)).toEqual([
+      { path: '/actions/toolbar/0', message: 'a transition is a row or batch action' },
+    ]);
+    const unknown = { ...tubes, actions: { batch: [{ kind: 'transition' as const, name: 'archive' }] } };
+    expect(transitionActionProblems(unknown, tubes)).toEqual([
+      { path: '/actions/batch/0/name', message: 'no transition "archive"' },
+    ]);
+  });
+});
