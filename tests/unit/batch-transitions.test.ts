@@ -22,7 +22,7 @@ const tubes: ScreenSchema = {
   fields: [
     {
       key: 'status',
-      type: 'select',
+      type: 'enum',
       label: label('状态'),
       options: ['registered', 'received', 'rejected'].map((value) => ({ value, label: label(value) })),
     },
