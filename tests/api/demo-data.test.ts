@@ -121,5 +121,5 @@ describe('a broken demo file', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000); // A whole server start inside the test: the time a start is given in a hook.
 });

@@ -111,6 +111,53 @@ describe('a task that names a specimen step', () => {
   });
 });
 
+describe('tasks completed together (批量办理)', () => {
+  const batch = (ids: string[], variables: Record<string, unknown> = {}) =>
+    admin.post<{ completed: number }>('/api/workflow/task/batchComplete', { taskIds: ids, variables });
+  const received = async (n: number) => {
+    const barcodes = await enterSpecimens(admin, n);
+    for (const b of barcodes)
+      expect(
+        (await admin.post(`/api/resources/specimen/${(await specimen(b)).id}/transitions/receive`, {})).status,
+      ).toBe(200);
+    return barcodes;
+  };
+
+  it('completes each, moving each specimen and process on, in one call', async () => {
+    const barcodes = await received(3);
+    const tasks = (await Promise.all(barcodes.map(tasksOf))).map(([t]) => t!);
+    const res = await batch(tasks.map((t) => t.id));
+    expect([res.status, res.body.resultMessage, res.body.resultObject]).toEqual([
+      200,
+      '已办理 3 项任务',
+      { completed: 3 },
+    ]);
+    for (const b of barcodes) {
+      expect((await specimen(b)).status).toBe('inTesting');
+      expect((await tasksOf(b)).map((t) => t.name)).toEqual(['复检']);
+      const events = (await admin.get<RecordEvent[]>(`/api/resources/specimen/${(await specimen(b)).id}/events`)).body
+        .resultObject;
+      expect(events.filter((e) => e.kind === 'task').map((e) => e.name)).toEqual(['检验']);
+    }
+  });
+
+  it('completes none when one of them cannot be, naming it', async () => {
+    const [ready] = await received(1);
+    const [early] = await enterSpecimens(admin, 1);
+    const [a] = await tasksOf(ready!);
+    const [b] = await tasksOf(early!);
+    const res = await batch([a!.id, b!.id]);
+    expect([res.status, res.body.resultMessage]).toEqual([
+      400,
+      `任务「${early} 检验」：当前状态为「已登记」，不能执行「开始检验」`,
+    ]);
+    expect((await tasksOf(ready!)).map((t) => t.id)).toEqual([a!.id]);
+    expect((await specimen(ready!)).status).toBe('received');
+    const none = await batch([]);
+    expect([none.status, none.body.resultMessage]).toEqual([400, '请先勾选数据进行操作']);
+  });
+});
+
 describe("a specimen's end short of a report", () => {
   type Instance = { id: string; status: string; currentTasks: string[] };
   const instanceOf = async (barcode: string) =>

@@ -7,12 +7,14 @@ import { api, tokenFor } from '../support/client';
 import { signIn } from '../support/shell';
 import { pdfText } from '../support/pdfText';
 import { enterSpecimens } from '../support/specimens';
+import { deployXml, modelXml } from '../support/workflow';
 
 /**
  * One specimen through the lab in the browser (issue 16): entered at the front desk with its barcode
  * issued, its label printed, handed over and received by a user of another group, scanned at the
  * bench, in the inspection work list of its group with its whole timeline; a second one rejected at
- * the bench, an unqualified specimen, its submitter alerted; tubes collected together from the list.
+ * the bench, an unqualified specimen, its submitter alerted; tubes collected together from the list,
+ * and their receipt tasks completed together from the work list.
  */
 let server: TestServer;
 let browser: Browser;
@@ -150,5 +152,51 @@ describe('tubes collected together', () => {
     await rowOf(page, c).getByText('已登记').waitFor();
     // The browser logs the refused call itself; nothing else went wrong.
     expect(consoleErrors.filter((e) => !e.includes('status of 400'))).toEqual([]);
+  });
+});
+
+describe('receipt tasks completed together', () => {
+  it('completes the selected tasks of one kind from the work list, each specimen received', async () => {
+    // The specimens' purpose starts a process of one task, 核收, that receives its specimen.
+    const token = await tokenFor(server.url, 'admin', DEMO_PASSWORD);
+    const purpose = (await admin.get<{ records: { category: string }[] }>('/api/resources/inspectionPurpose?size=1'))
+      .body.resultObject.records[0]!;
+    const xml = modelXml(
+      'e2e_batch_receipt',
+      '核收流程',
+      [
+        { id: 'start', kind: 'startEvent', name: '开始' },
+        { id: 'check', kind: 'userTask', name: '核收' },
+        { id: 'end', kind: 'endEvent', name: '完成' },
+      ],
+      [
+        { id: 'f1', from: 'start', to: 'check' },
+        { id: 'f2', from: 'check', to: 'end' },
+      ],
+    ).replace('<userTask id="check"', '<userTask lims:specimenStep="receive" id="check"');
+    await deployXml(server.url, token, admin, 'e2e_batch_receipt', xml, Number(purpose.category));
+    const barcodes = await enterSpecimens(editor, 3, { patientName: '批量核收' });
+    const [a, b, c] = barcodes as [string, string, string];
+
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/dashboard');
+    const task = (barcode: string) =>
+      page.locator('[data-testid="todo-tasks"] .task-row').filter({ hasText: barcode }).filter({ hasText: '核收' });
+    await task(c).waitFor();
+    await task(a).getByRole('checkbox').check();
+    await task(b).getByRole('checkbox').check();
+    await page.getByRole('button', { name: '批量办理 (2)' }).click();
+    const dialog = page.locator('.batch-task-dialog');
+    await dialog.getByText(`${a}、${b}`).waitFor();
+    await dialog.getByRole('button', { name: /提\s*交/ }).click();
+    await page.locator('.ant-message-success').getByText('已办理 2 项任务').waitFor();
+    await task(a).waitFor({ state: 'detached' });
+    await task(b).waitFor({ state: 'detached' });
+    expect(await task(c).count()).toBe(1);
+    for (const barcode of [a, b]) {
+      const found = await admin.get<{ records: { status: string }[] }>(`/api/resources/specimen?barcode=${barcode}`);
+      expect(found.body.resultObject.records[0]!.status).toBe('received');
+    }
+    expect(consoleErrors).toEqual([]);
   });
 });

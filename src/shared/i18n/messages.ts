@@ -137,6 +137,8 @@ export const messages = {
   'workflow.reassigned': { 'zh-CN': '已转办', 'en-US': 'Task reassigned' },
   'workflow.resolved': { 'zh-CN': '已办理，任务交还委派人', 'en-US': 'Done; the task is back with its owner' },
   'workflow.badResult': { 'zh-CN': '处理结果“{result}”无效', 'en-US': 'Result "{result}" is not valid' },
+  'workflow.batchTask': { 'zh-CN': '任务「{task}」：{reason}', 'en-US': 'Task "{task}": {reason}' },
+  'workflow.batchCompleted': { 'zh-CN': '已办理 {n} 项任务', 'en-US': '{n} tasks completed' },
   'workflow.taskClosed': { 'zh-CN': '该任务已被处理', 'en-US': 'This task has already been completed' },
   'workflow.taskClaimed': { 'zh-CN': '该任务已被他人签收', 'en-US': 'Someone else has claimed this task' },
   'workflow.instanceNotRunning': { 'zh-CN': '流程实例未在运行', 'en-US': 'The process instance is not running' },

@@ -14,6 +14,7 @@ import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
 import { textIdParams } from '../../kernel/http/input.js';
 import { catchesOf } from './catches.js';
 import { pollTimersWhenListening } from './timerPoller.js';
+import { batchCompleteRoute } from './batch.js';
 
 /** The process and task calls of the running workflow (issue 5), in the spec's resultCode envelope. */
 const startBody = {
@@ -87,6 +88,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
   const engine = engineOf(ctx);
   recoverWhenListening(app, engine);
   pollTimersWhenListening(app, engine);
+  batchCompleteRoute(app, ctx);
 
   /**
    * A message to the instances waiting for it (an intermediate message catch, an event-based gateway's

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { evaluate } from '../../../shared/expression/index.js';
-import type { Locale } from '../../../shared/i18n/messages.js';
+import { t, type Locale } from '../../../shared/i18n/messages.js';
 import type { Database, Queryable } from '../../kernel/db/database.js';
 import type { FormPages } from '../../kernel/ports.js';
-import { ApiError, badRequest, conflict, forbidden, notFound } from '../../kernel/http/envelope.js';
+import { ApiError, badRequest, conflict, forbidden, InvalidRecord, notFound } from '../../kernel/http/envelope.js';
 import type { PushHub } from '../../kernel/push/hub.js';
 import { appendLog } from '../../kernel/audit/log.js';
 import { deploymentInfo, getDeployment, latestDeployment, type DeploymentInfo } from './deployments.js';
@@ -567,59 +567,87 @@ export class WorkflowEngine {
       !RESULTS.includes(input.result as (typeof RESULTS)[number])
     )
       throw badRequest('workflow.badResult', { result: String(input.result) });
+    await this.inStep((step) => this.completeIn(step, caller, taskId, input, locale, taskStep));
+  }
+
+  /**
+   * Tasks completed together with the same values (批量办理), in one step: all of them or none, a
+   * refusal naming the task it came from. Sending back asks for each task's own target: not here.
+   */
+  async completeMany(
+    caller: Caller,
+    tasks: { id: string; label: string }[],
+    variables: Record<string, unknown>,
+    locale: Locale,
+    taskStep?: TaskStep,
+  ): Promise<void> {
     await this.inStep(async (step) => {
-      const { tx } = step;
-      const found = await store.getTask(tx, taskId);
-      if (!found || found.orgId !== caller.orgId) throw notFound();
-      // Instance first, then task: a step that closes other tasks of the instance holds the instance,
-      // so every completion takes the locks in that order and none waits on another in a circle.
-      const instance = await store.lockInstance(tx, found.instanceId);
-      const task = await store.lockTask(tx, taskId);
-      // Deleted from the workflow manager while this waited for the lock.
-      if (!instance || !task) throw notFound();
-      if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
-      if (!(await mayHandle(tx, caller, task))) throw forbidden();
-      if (instance.status === 'suspended') throw conflict('workflow.instanceSuspended');
-      if (instance.status !== 'running') throw conflict('workflow.instanceNotRunning');
-      const rollback = isRollback(input.result);
-      const page = await taskFormPage(tx, this.formPages, task);
-      if (page) this.formPages.check(page, input.variables ?? {}, locale, !rollback);
-      instance.variables = {
-        ...instance.variables,
-        ...(input.variables ?? {}),
-        ...(input.result ? { result: input.result } : {}),
-      };
-      await appendLog(tx, caller, {
-        resource: 'workflowTask',
-        recordId: task.id,
-        action: rollback ?? 'complete',
-        after: { result: input.result ?? null, variables: input.variables ?? {} },
-      });
-      if (rollback) return sendBack(step, caller, task, instance, rollback, input);
-      if (task.owner) return resolveDelegated(tx, caller, task, instance);
-      // A task that did not pass (a review sent back) has done no step of the specimen.
-      const specimenStep = (await modelOf(tx, instance.deploymentId)).userTasks.get(task.elementId)?.specimenStep;
-      if (specimenStep && taskStep && (input.result || 'pass') === 'pass')
-        await taskStep(tx, {
-          name: specimenStep,
-          task: task.name ?? task.elementId,
-          businessKey: instance.businessKey,
-          variables: input.variables ?? {},
+      for (const task of tasks)
+        await this.completeIn(step, caller, task.id, { variables }, locale, taskStep).catch((e: unknown) => {
+          throw namedRefusal(e, task.label, locale);
         });
-      await store.closeTask(tx, task.id, 'complete', caller.id, input.result ?? null, input.variables ?? {});
-      await store.addHistory(tx, {
-        instanceId: instance.id,
-        elementId: task.elementId,
-        elementType: 'UserTask',
-        event: 'complete',
-        taskId: task.id,
-        userId: caller.id,
-        result: input.result ?? null,
-      });
-      const root = instance.runtime.loops?.[task.executionId];
-      if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
-      await advance(step, instance, signalWait(task.elementId, task.executionId), task);
     });
+  }
+
+  private async completeIn(
+    step: Step,
+    caller: Caller,
+    taskId: string,
+    input: CompleteInput,
+    locale: Locale,
+    taskStep?: TaskStep,
+  ): Promise<void> {
+    const { tx } = step;
+    const found = await store.getTask(tx, taskId);
+    if (!found || found.orgId !== caller.orgId) throw notFound();
+    // Instance first, then task: a step that closes other tasks of the instance holds the instance,
+    // so every completion takes the locks in that order and none waits on another in a circle.
+    const instance = await store.lockInstance(tx, found.instanceId);
+    const task = await store.lockTask(tx, taskId);
+    // Deleted from the workflow manager while this waited for the lock.
+    if (!instance || !task) throw notFound();
+    if (task.status !== 'active') throw new ApiError(409, 'workflow.taskClosed');
+    if (!(await mayHandle(tx, caller, task))) throw forbidden();
+    if (instance.status === 'suspended') throw conflict('workflow.instanceSuspended');
+    if (instance.status !== 'running') throw conflict('workflow.instanceNotRunning');
+    const rollback = isRollback(input.result);
+    const page = await taskFormPage(tx, this.formPages, task);
+    if (page) this.formPages.check(page, input.variables ?? {}, locale, !rollback);
+    instance.variables = {
+      ...instance.variables,
+      ...(input.variables ?? {}),
+      ...(input.result ? { result: input.result } : {}),
+    };
+    await appendLog(tx, caller, {
+      resource: 'workflowTask',
+      recordId: task.id,
+      action: rollback ?? 'complete',
+      after: { result: input.result ?? null, variables: input.variables ?? {} },
+    });
+    if (rollback) return sendBack(step, caller, task, instance, rollback, input);
+    if (task.owner) return resolveDelegated(tx, caller, task, instance);
+    // A task that did not pass (a review sent back) has done no step of the specimen.
+    const specimenStep = (await modelOf(tx, instance.deploymentId)).userTasks.get(task.elementId)?.specimenStep;
+    if (specimenStep && taskStep && (input.result || 'pass') === 'pass')
+      await taskStep(tx, {
+        name: specimenStep,
+        task: task.name ?? task.elementId,
+        businessKey: instance.businessKey,
+        variables: input.variables ?? {},
+      });
+    await store.closeTask(tx, task.id, 'complete', caller.id, input.result ?? null, input.variables ?? {});
+    await store.addHistory(tx, {
+      instanceId: instance.id,
+      elementId: task.elementId,
+      elementType: 'UserTask',
+      event: 'complete',
+      taskId: task.id,
+      userId: caller.id,
+      result: input.result ?? null,
+    });
+    const root = instance.runtime.loops?.[task.executionId];
+    if (root) instance.runtime.completed[root] = (instance.runtime.completed[root] ?? 0) + 1;
+    await advance(step, instance, signalWait(task.elementId, task.executionId), task);
   }
 
   /**
@@ -942,6 +970,17 @@ async function resolveDelegated(tx: Queryable, caller: Caller, task: store.TaskR
  * Who may work a task: its assignee; a candidate user; a member of a candidate group (positions);
  * for a task that names nobody, the organisation's admins.
  */
+/** A refusal of one task of a batch, naming the task: the batch answers it, and none of it is done. */
+function namedRefusal(e: unknown, task: string, locale: Locale): unknown {
+  const reason =
+    e instanceof ApiError
+      ? t(e.key, locale, e.vars)
+      : e instanceof InvalidRecord
+        ? e.errors.map((x) => x.message).join('；')
+        : undefined;
+  return reason === undefined ? e : badRequest('workflow.batchTask', { task, reason });
+}
+
 export async function mayHandle(db: Queryable, caller: Caller, task: store.TaskRow): Promise<boolean> {
   // A claimed or assigned task is its assignee's alone.
   if (task.assignee) return task.assignee === caller.userAccount;

@@ -16,7 +16,7 @@ import { dialogFit } from '../../screens/fit/dialogFit';
 const TraceDialog = lazy(() => import('./TraceDialog'));
 
 /** A task without a form page fills in nothing: the same form machinery, no fields. */
-const NO_FORM: ScreenSchema = {
+export const NO_FORM: ScreenSchema = {
   schemaVersion: 3,
   id: 'task-no-form',
   title: { 'zh-CN': '', 'en-US': '' },

@@ -14,8 +14,15 @@ import './runtime.css';
 // The dialogs carry the form machinery and bpmn-js: they load when a task is opened, not with the dashboard.
 const TaskDialog = lazy(() => import('./TaskDialog'));
 const TraceDialog = lazy(() => import('./TraceDialog'));
+const BatchTaskDialog = lazy(() => import('./BatchTaskDialog'));
 
-type Open = { kind: 'task'; id: string } | { kind: 'trace'; id: string } | undefined;
+type Open =
+  { kind: 'task'; id: string } | { kind: 'trace'; id: string } | { kind: 'batch'; tasks: TaskRow[] } | undefined;
+
+/** Tasks a user may complete together: one kind (the same task of the same process), none waiting on a suspension. */
+const oneKind = (tasks: TaskRow[]) =>
+  new Set(tasks.map((t) => `${t.processKey}\u0000${t.elementId}`)).size === 1 &&
+  tasks.every((t) => t.instanceStatus !== 'suspended');
 
 /** The user's tasks, read afresh on mount, on a pushed alert (a new task), on window focus and on 刷新. */
 function useTasks() {
@@ -108,6 +115,20 @@ export function TaskPanels() {
   useSnapshot(i18n);
   const { todo, done, loading, reload } = useTasks();
   const [open, setOpen] = useState<Open>();
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  // A task that left the list (completed, taken by another) is no longer chosen.
+  const selected = todo.filter((t) => chosen.has(t.id));
+  const choose = (id: string, on: boolean) =>
+    setChosen((c) => {
+      const next = new Set(c);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  const completeSelected = () => {
+    if (!oneKind(selected)) return notify.warning(rt('所选任务须为同一流程的同一任务'));
+    setOpen({ kind: 'batch', tasks: selected });
+  };
 
   const claim = async (task: TaskRow) => {
     try {
@@ -126,6 +147,19 @@ export function TaskPanels() {
     { key: 'name', title: rt('任务名称'), width: 120, render: (t) => t.name },
   ];
   const todoColumns: Column[] = [
+    {
+      key: 'select',
+      title: rt('选择'),
+      width: 36,
+      render: (t) => (
+        <input
+          type="checkbox"
+          aria-label={`${rt('选择')} ${t.businessKey ?? ''} ${t.name ?? ''}`}
+          checked={chosen.has(t.id)}
+          onChange={(e) => choose(t.id, e.target.checked)}
+        />
+      ),
+    },
     ...common,
     { key: 'createdAt', title: rt('创建时间'), width: 170, render: (t) => time(t.createdAt) },
     {
@@ -164,9 +198,15 @@ export function TaskPanels() {
   ];
 
   const refresh = (
-    <Button size="small" onClick={reload}>
-      {rt('刷新')}
-    </Button>
+    <>
+      <Button size="small" disabled={selected.length === 0} onClick={completeSelected}>
+        {rt('批量办理')}
+        {selected.length > 0 && ` (${selected.length})`}
+      </Button>{' '}
+      <Button size="small" onClick={reload}>
+        {rt('刷新')}
+      </Button>
+    </>
   );
   return (
     <div className="task-panels">
@@ -188,6 +228,17 @@ export function TaskPanels() {
           />
         )}
         {open?.kind === 'trace' && <TraceDialog instanceId={open.id} onClose={() => setOpen(undefined)} />}
+        {open?.kind === 'batch' && (
+          <BatchTaskDialog
+            tasks={open.tasks}
+            onClose={() => setOpen(undefined)}
+            onDone={() => {
+              setOpen(undefined);
+              setChosen(new Set());
+              reload();
+            }}
+          />
+        )}
       </Suspense>
     </div>
   );

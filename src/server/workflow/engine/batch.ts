@@ -1,0 +1,55 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kernel } from '../../kernel/context.js';
+import { badRequest, okMessage } from '../../kernel/http/envelope.js';
+import { actorOf, callerOf } from '../../kernel/http/request.js';
+import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
+import { engineOf } from './engineOf.js';
+import { recordTaskOnSpecimen, specimenTaskStep } from './specimen.js';
+import { getInstance, getTask } from './store.js';
+
+const batchBody = {
+  type: 'object',
+  required: ['taskIds'],
+  properties: {
+    taskIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 200 },
+    variables: { type: 'object' },
+  },
+} as const;
+
+/**
+ * 批量办理: tasks of one kind (a tray's receipt tasks) completed with the same form values in one step,
+ * each its own completion (its process moves, its specimen takes its step): all of them or none, a
+ * refusal naming its task (业务编号 and name) — one another user took, a specimen that cannot take the
+ * step, values its form refuses. Sending back asks for each task's own target, so is done one by one.
+ */
+export function batchCompleteRoute(app: FastifyInstance, ctx: Kernel) {
+  const engine = engineOf(ctx);
+  app.post<{ Body: { taskIds: string[]; variables?: Record<string, unknown> } }>(
+    '/api/workflow/task/batchComplete',
+    { schema: { body: batchBody } },
+    async (request) => {
+      const actor = actorOf(request);
+      const ids = [...new Set(request.body.taskIds)];
+      if (ids.length === 0) throw badRequest('publicData.noRows');
+      const tasks = await Promise.all(
+        ids.map(async (id) => {
+          const task = await getTask(ctx.db, id);
+          const own = task?.orgId === actor.orgId ? task : undefined;
+          const instance = own && (await getInstance(ctx.db, own.instanceId));
+          return {
+            id,
+            row: own,
+            label: own ? `${instance?.businessKey ?? ''} ${own.name ?? own.elementId}`.trim() : id,
+          };
+        }),
+      );
+      const variables = request.body.variables ?? {};
+      await engine.completeMany(actor, tasks, variables, request.locale, specimenTaskStep(ctx, callerOf(request)));
+      for (const { row } of tasks)
+        // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
+        if (row && !row.owner) await recordTaskOnSpecimen(ctx, actor, row, undefined);
+      await tellDashboards(ctx.push, actor.orgId);
+      return okMessage(request, 'workflow.batchCompleted', { completed: tasks.length }, { n: tasks.length });
+    },
+  );
+}

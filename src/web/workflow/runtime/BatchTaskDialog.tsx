@@ -1,0 +1,99 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Modal, Spin } from 'antd';
+import { useSnapshot } from 'valtio';
+import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
+import type { FieldError } from '../../../shared/screens/validate';
+import { errorMessage } from '../../api/http';
+import { notify } from '../../feedback/feedback';
+import { i18n } from '../../i18n';
+import { RecordForm, useRecordForm } from '../../screens/RecordForm';
+import { dialogFit } from '../../screens/fit/dialogFit';
+import { rt } from './i18n';
+import { completeTasks, taskDetail, type TaskDetail, type TaskRow } from './api';
+import { serverFieldErrors } from './results';
+import { NO_FORM } from './TaskDialog';
+
+interface Props {
+  tasks: TaskRow[];
+  onClose: () => void;
+  /** The tasks were completed: the lists change. */
+  onDone: () => void;
+}
+
+/**
+ * 批量办理: the form page of the selected tasks (one kind of task: the first one's page is all of
+ * theirs), filled in once and sent with every one of them; the server completes all or none.
+ */
+export default function BatchTaskDialog({ tasks, onClose, onDone }: Props) {
+  const [detail, setDetail] = useState<TaskDetail>();
+  const [error, setError] = useState<string>();
+  useEffect(() => {
+    taskDetail(tasks[0]!.id).then(setDetail, (e: unknown) => setError(errorMessage(e, rt('读取失败'))));
+  }, [tasks]);
+  if (!detail)
+    return (
+      <Modal open title={rt('批量办理')} footer={null} onCancel={onClose}>
+        {error ? <Alert type="error" showIcon title={error} /> : <Spin />}
+      </Modal>
+    );
+  return <BatchForm tasks={tasks} detail={detail} onClose={onClose} onDone={onDone} />;
+}
+
+function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDetail }) {
+  useSnapshot(i18n);
+  const page = detail.form;
+  const screen = useMemo(() => (page ? formPageScreen(page) : NO_FORM), [page]);
+  const form = useRecordForm(screen, page ? formDefaults(page) : {});
+  const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
+  const [saving, setSaving] = useState(false);
+
+  const submit = async () => {
+    const variables = form.check();
+    if (!variables) return;
+    setSaving(true);
+    try {
+      notify.success(
+        await completeTasks(
+          tasks.map((t) => t.id),
+          variables,
+        ),
+      );
+      onDone();
+    } catch (e) {
+      setServerErrors(serverFieldErrors(e));
+      notify.error(errorMessage(e, rt('提交失败')));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={`${rt('批量办理')} - ${detail.task.name ?? detail.task.elementId} (${tasks.length})`}
+      width={760}
+      onCancel={onClose}
+      mask={{ closable: false }}
+      destroyOnHidden
+      className="task-dialog batch-task-dialog"
+      {...dialogFit}
+      footer={[
+        <Button key="cancel" onClick={onClose}>
+          {rt('取消')}
+        </Button>,
+        <Button key="submit" type="primary" loading={saving} onClick={() => void submit()}>
+          {rt('提交')}
+        </Button>,
+      ]}
+    >
+      <p className="batch-task-keys">
+        {rt('所选任务')}: {tasks.map((t) => t.businessKey ?? t.id).join('、')}
+      </p>
+      {page ? (
+        <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} />
+      ) : (
+        <p className="task-no-form">{rt('该任务没有表单')}</p>
+      )}
+    </Modal>
+  );
+}
