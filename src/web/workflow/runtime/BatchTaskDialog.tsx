@@ -1,5 +1,5 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Modal, Spin } from 'antd';
+import { useMemo, useState } from 'react';
+import { Button, Modal } from 'antd';
 import { useSnapshot } from 'valtio';
 import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
 import type { FieldError } from '../../../shared/screens/validate';
@@ -9,9 +9,9 @@ import { i18n } from '../../i18n';
 import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { dialogFit } from '../../screens/fit/dialogFit';
 import { rt } from './i18n';
-import { completeTasks, taskDetail, type TaskDetail, type TaskRow } from './api';
+import { completeTasks, type TaskDetail, type TaskRow } from './api';
 import { serverFieldErrors } from './results';
-import { NO_FORM } from './TaskDialog';
+import { NO_FORM, WithTaskDetail } from './TaskDialog';
 
 interface Props {
   tasks: TaskRow[];
@@ -25,18 +25,11 @@ interface Props {
  * theirs), filled in once and sent with every one of them; the server completes all or none.
  */
 export default function BatchTaskDialog({ tasks, onClose, onDone }: Props) {
-  const [detail, setDetail] = useState<TaskDetail>();
-  const [error, setError] = useState<string>();
-  useEffect(() => {
-    taskDetail(tasks[0]!.id).then(setDetail, (e: unknown) => setError(errorMessage(e, rt('读取失败'))));
-  }, [tasks]);
-  if (!detail)
-    return (
-      <Modal open title={rt('批量办理')} footer={null} onCancel={onClose}>
-        {error ? <Alert type="error" showIcon title={error} /> : <Spin />}
-      </Modal>
-    );
-  return <BatchForm tasks={tasks} detail={detail} onClose={onClose} onDone={onDone} />;
+  return (
+    <WithTaskDetail taskId={tasks[0]!.id} title={rt('批量办理')} onClose={onClose}>
+      {(detail) => <BatchForm tasks={tasks} detail={detail} onClose={onClose} onDone={onDone} />}
+    </WithTaskDetail>
+  );
 }
 
 function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDetail }) {

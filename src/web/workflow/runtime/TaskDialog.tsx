@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Descriptions, Input, Modal, Radio, Select, Space, Spin } from 'antd';
 import { useSnapshot } from 'valtio';
 import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
@@ -37,18 +37,32 @@ interface Props {
  * send it back to for 退回指定节点), and 流程追踪 of its instance.
  */
 export default function TaskDialog({ taskId, onClose, onDone }: Props) {
+  return (
+    <WithTaskDetail taskId={taskId} title={rt('办理任务')} onClose={onClose}>
+      {(detail) => <TaskForm detail={detail} onClose={onClose} onDone={onDone} />}
+    </WithTaskDetail>
+  );
+}
+
+/** A task's dialog once its detail (task, instance, form page) is read: a spinner until then, or why it could not be. */
+export function WithTaskDetail(props: {
+  taskId: string;
+  title: string;
+  onClose: () => void;
+  children: (detail: TaskDetail) => ReactNode;
+}) {
+  const { taskId, title, onClose, children } = props;
   const [detail, setDetail] = useState<TaskDetail>();
   const [error, setError] = useState<string>();
   useEffect(() => {
     taskDetail(taskId).then(setDetail, (e: unknown) => setError(errorMessage(e, rt('读取失败'))));
   }, [taskId]);
-  if (!detail)
-    return (
-      <Modal open title={rt('办理任务')} footer={null} onCancel={onClose}>
-        {error ? <Alert type="error" showIcon title={error} /> : <Spin />}
-      </Modal>
-    );
-  return <TaskForm detail={detail} onClose={onClose} onDone={onDone} />;
+  if (detail) return children(detail);
+  return (
+    <Modal open title={title} footer={null} onCancel={onClose}>
+      {error ? <Alert type="error" showIcon title={error} /> : <Spin />}
+    </Modal>
+  );
 }
 
 function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: () => void; onDone: () => void }) {
