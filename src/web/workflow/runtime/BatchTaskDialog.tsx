@@ -1,17 +1,10 @@
-import { useMemo, useState } from 'react';
 import { Button, Modal } from 'antd';
 import { useSnapshot } from 'valtio';
-import { formDefaults, formPageScreen } from '../../../shared/forms/formPage';
-import type { FieldError } from '../../../shared/screens/validate';
-import { errorMessage } from '../../api/http';
-import { notify } from '../../feedback/feedback';
 import { i18n } from '../../i18n';
-import { RecordForm, useRecordForm } from '../../screens/RecordForm';
 import { dialogFit } from '../../screens/fit/dialogFit';
 import { rt } from './i18n';
 import { completeTasks, type TaskDetail, type TaskRow } from './api';
-import { serverFieldErrors } from './results';
-import { NO_FORM, WithTaskDetail } from './TaskDialog';
+import { useTaskPage, WithTaskDetail } from './TaskDialog';
 
 interface Props {
   tasks: TaskRow[];
@@ -34,30 +27,17 @@ export default function BatchTaskDialog({ tasks, onClose, onDone }: Props) {
 
 function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDetail }) {
   useSnapshot(i18n);
-  const page = detail.form;
-  const screen = useMemo(() => (page ? formPageScreen(page) : NO_FORM), [page]);
-  const form = useRecordForm(screen, page ? formDefaults(page) : {});
-  const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { form, saving, send, fields } = useTaskPage(detail, onDone);
 
   const submit = async () => {
     const variables = form.check();
     if (!variables) return;
-    setSaving(true);
-    try {
-      notify.success(
-        await completeTasks(
-          tasks.map((t) => t.id),
-          variables,
-        ),
-      );
-      onDone();
-    } catch (e) {
-      setServerErrors(serverFieldErrors(e));
-      notify.error(errorMessage(e, rt('提交失败')));
-    } finally {
-      setSaving(false);
-    }
+    await send(() =>
+      completeTasks(
+        tasks.map((t) => t.id),
+        variables,
+      ),
+    );
   };
 
   return (
@@ -82,11 +62,7 @@ function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDet
       <p className="batch-task-keys">
         {rt('所选任务')}: {tasks.map((t) => t.businessKey ?? t.id).join('、')}
       </p>
-      {page ? (
-        <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} />
-      ) : (
-        <p className="task-no-form">{rt('该任务没有表单')}</p>
-      )}
+      {fields}
     </Modal>
   );
 }

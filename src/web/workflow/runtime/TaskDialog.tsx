@@ -16,7 +16,7 @@ import { dialogFit } from '../../screens/fit/dialogFit';
 const TraceDialog = lazy(() => import('./TraceDialog'));
 
 /** A task without a form page fills in nothing: the same form machinery, no fields. */
-export const NO_FORM: ScreenSchema = {
+const NO_FORM: ScreenSchema = {
   schemaVersion: 3,
   id: 'task-no-form',
   title: { 'zh-CN': '', 'en-US': '' },
@@ -65,15 +65,42 @@ export function WithTaskDetail(props: {
   );
 }
 
-function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: () => void; onDone: () => void }) {
-  useSnapshot(i18n);
-  const { task, instance, form: page } = detail;
+/**
+ * A task's form page as the generic record form, and its sending: the server's answer shown as a
+ * message, its field errors put back on their fields. The single and the batch dialog both use it.
+ */
+export function useTaskPage(detail: TaskDetail, onDone: () => void) {
+  const page = detail.form;
   const screen = useMemo(() => (page ? formPageScreen(page) : NO_FORM), [page]);
   const form = useRecordForm(screen, page ? formDefaults(page) : {});
-  const [result, setResult] = useState<ResultValue>('pass');
-  const [target, setTarget] = useState<string>();
   const [serverErrors, setServerErrors] = useState<FieldError[]>([]);
   const [saving, setSaving] = useState(false);
+  const send = async (call: () => Promise<string>) => {
+    setSaving(true);
+    try {
+      notify.success(await call());
+      onDone();
+    } catch (e) {
+      setServerErrors(serverFieldErrors(e));
+      notify.error(errorMessage(e, rt('提交失败')));
+    } finally {
+      setSaving(false);
+    }
+  };
+  const fields = page ? (
+    <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} />
+  ) : (
+    <p className="task-no-form">{rt('该任务没有表单')}</p>
+  );
+  return { screen, form, saving, send, fields };
+}
+
+function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: () => void; onDone: () => void }) {
+  useSnapshot(i18n);
+  const { task, instance } = detail;
+  const { screen, form, saving, send, fields } = useTaskPage(detail, onDone);
+  const [result, setResult] = useState<ResultValue>('pass');
+  const [target, setTarget] = useState<string>();
   const [tracing, setTracing] = useState(false);
 
   /** A task sent back is not filled in: its values go as they are (the server still checks their types). */
@@ -87,21 +114,9 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
     const variables = values();
     if (!variables) return;
     if (result === 'rollback_define' && !target) return void notify.warning(rt('请选择退回节点'));
-    setSaving(true);
-    try {
-      const message = await completeTask(task.id, {
-        result,
-        variables,
-        ...(result === 'rollback_define' && { targetElementId: target }),
-      });
-      notify.success(message);
-      onDone();
-    } catch (e) {
-      setServerErrors(serverFieldErrors(e));
-      notify.error(errorMessage(e, rt('提交失败')));
-    } finally {
-      setSaving(false);
-    }
+    await send(() =>
+      completeTask(task.id, { result, variables, ...(result === 'rollback_define' && { targetElementId: target }) }),
+    );
   };
 
   return (
@@ -139,11 +154,7 @@ function TaskForm({ detail, onClose, onDone }: { detail: TaskDetail; onClose: ()
         <Descriptions.Item label={rt('创建时间')}>{time(task.createdAt)}</Descriptions.Item>
       </Descriptions>
       {instance.status === 'suspended' && <Alert type="warning" showIcon title={rt('已挂起')} />}
-      {page ? (
-        <RecordForm screen={screen} mode="create" form={form} serverErrors={serverErrors} />
-      ) : (
-        <p className="task-no-form">{rt('该任务没有表单')}</p>
-      )}
+      {fields}
       <div className="task-result">
         <label>{rt('处理结果')}</label>
         <Radio.Group
