@@ -193,6 +193,13 @@ describe('receipt tasks completed together', () => {
     await task(a).waitFor({ state: 'detached' });
     await task(b).waitFor({ state: 'detached' });
     expect(await task(c).count()).toBe(1);
+    // The header's box ticks every task listed, and unticks them.
+    const listed = await page.locator('[data-testid="todo-tasks"] .task-row').count();
+    const all = page.getByRole('checkbox', { name: '全选' });
+    await all.check();
+    await page.getByRole('button', { name: `批量办理 (${listed})` }).waitFor();
+    await all.uncheck();
+    await page.getByRole('button', { name: '批量办理', exact: true }).and(page.locator('[disabled]')).waitFor();
     for (const barcode of [a, b]) {
       const found = await admin.get<{ records: { status: string }[] }>(`/api/resources/specimen?barcode=${barcode}`);
       expect(found.body.resultObject.records[0]!.status).toBe('received');

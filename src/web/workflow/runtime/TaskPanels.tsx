@@ -64,7 +64,7 @@ function useTasks() {
 
 interface Column {
   key: string;
-  title: string;
+  title: ReactNode;
   width?: number;
   render: (task: TaskRow) => ReactNode;
 }
@@ -125,6 +125,8 @@ export function TaskPanels() {
       else next.delete(id);
       return next;
     });
+  const allChosen = todo.length > 0 && selected.length === todo.length;
+  const chooseAll = (on: boolean) => setChosen(new Set(on ? todo.map((t) => t.id) : []));
   const completeSelected = () => {
     if (!oneKind(selected)) return notify.warning(rt('所选任务须为同一流程的同一任务'));
     setOpen({ kind: 'batch', tasks: selected });
@@ -149,7 +151,19 @@ export function TaskPanels() {
   const todoColumns: Column[] = [
     {
       key: 'select',
-      title: rt('选择'),
+      // A box in the header ticks every task listed (its column is too narrow for a word).
+      title: (
+        <input
+          type="checkbox"
+          aria-label={rt('全选')}
+          checked={allChosen}
+          ref={(box) => {
+            if (box) box.indeterminate = selected.length > 0 && !allChosen;
+          }}
+          disabled={todo.length === 0}
+          onChange={(e) => chooseAll(e.target.checked)}
+        />
+      ),
       width: 36,
       render: (t) => (
         <input

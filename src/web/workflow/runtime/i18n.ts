@@ -106,6 +106,7 @@ const EN = {
   填写时间: 'Filled in at',
   批量办理: 'Complete selected',
   选择: 'Select',
+  全选: 'Select all',
   所选任务: 'Selected tasks',
   所选任务须为同一流程的同一任务: 'Select tasks of one kind: the same task of the same process',
 } as const satisfies Record<string, string>;
