@@ -39,7 +39,13 @@ scratchInMemory();
  * files fill the workers as the walks end. Within that, vitest's own order (longest last time first).
  */
 const FIRST = ['e2e', 'api', 'unit'];
-const WALKS = ['every-route.test.ts', 'every-route-editor.test.ts', 'demo-month.test.ts'];
+const WALKS = [
+  'every-route.test.ts',
+  'every-route-2.test.ts',
+  'every-route-3.test.ts',
+  'every-route-editor.test.ts',
+  'demo-month.test.ts',
+];
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const walk = (f: TestSpecification) => {
