@@ -6,6 +6,7 @@ import { nextAlert, openTab, type Tab } from '../support/pushSocket';
 import { openDatabase } from '../../src/server/kernel/db/database';
 import { databaseUrlOf, DEMO_PASSWORD, startServer, type TestServer } from '../support/server';
 import { ACTIVITI_FIXTURES } from '../support/fixtures';
+import { modelXml } from '../support/workflow';
 
 /**
  * Deployed models run (issue 5): every Activiti fixture of ../shared/fixtures/activiti deployed through
@@ -457,6 +458,48 @@ describe('our own BPMN files (tests/fixtures/bpmn)', () => {
       "The process cannot continue: consult: no user holds the task's candidate groups, so there is no one to give its tasks to",
     );
     expect(await instanceCount(key)).toBe(1);
+  });
+});
+
+describe('tasks completed together (批量办理)', () => {
+  it('route on the result given them all: passed ones end, failed ones go back to be redone', async () => {
+    const key = await deployXml(
+      modelXml(
+        'batch_review',
+        '批量审核',
+        [
+          { id: 'start', kind: 'startEvent', name: '开始' },
+          { id: 'review', kind: 'userTask', name: '审核' },
+          { id: 'decide', kind: 'exclusiveGateway', name: '审核结果' },
+          { id: 'redo', kind: 'userTask', name: '重做' },
+          { id: 'end', kind: 'endEvent', name: '完成' },
+        ],
+        [
+          { id: 'f1', from: 'start', to: 'review' },
+          { id: 'f2', from: 'review', to: 'decide' },
+          { id: 'pass', from: 'decide', to: 'end', condition: "${result == 'pass'}" },
+          { id: 'unpass', from: 'decide', to: 'redo', condition: "${result == 'unpass'}" },
+          { id: 'f3', from: 'redo', to: 'end' },
+        ],
+      ),
+    ).then((d) => d.key);
+    const [a, b, c] = [await started(key), await started(key), await started(key)];
+    const reviewOf = async (instance: string) => (await todo('admin', `?processInstanceId=${instance}`))[0]!;
+    const admin = await as('admin');
+    const batch = async (instances: string[], result: string) =>
+      admin.post('/api/workflow/task/batchComplete', {
+        taskIds: await Promise.all(instances.map(async (i) => (await reviewOf(i)).id)),
+        result,
+      });
+    // Sending back names each task's own target: not a batch's.
+    const refused = await batch([a, b], 'rollback_start');
+    expect(refused.status).toBe(400);
+    expect([await names(a), await names(b)]).toEqual([['审核'], ['审核']]);
+
+    expect((await batch([a, b], 'unpass')).body.resultCode).toBe(200);
+    expect((await batch([c], 'pass')).body.resultCode).toBe(200);
+    expect([await names(a), await names(b)]).toEqual([['重做'], ['重做']]);
+    expect(await status(c)).toBe('completed');
   });
 });
 

@@ -13,18 +13,20 @@ const batchBody = {
   properties: {
     taskIds: { type: 'array', items: { type: 'string', minLength: 1, maxLength: 100 }, maxItems: 200 },
     variables: { type: 'object' },
+    // Passed or not: a gateway after the task routes on it. Sending back names a target per task: one by one.
+    result: { type: 'string', enum: ['pass', 'unpass'] },
   },
 } as const;
 
 /**
- * 批量办理: tasks of one kind (a tray's receipt tasks) completed with the same form values in one step,
+ * 批量办理: tasks of one kind (a tray's receipt tasks) completed with the same form values and result in one step,
  * each its own completion (its process moves, its specimen takes its step): all of them or none, a
  * refusal naming its task (业务编号 and name) — one another user took, a specimen that cannot take the
  * step, values its form refuses. Sending back asks for each task's own target, so is done one by one.
  */
 export function batchCompleteRoute(app: FastifyInstance, ctx: Kernel) {
   const engine = engineOf(ctx);
-  app.post<{ Body: { taskIds: string[]; variables?: Record<string, unknown> } }>(
+  app.post<{ Body: { taskIds: string[]; variables?: Record<string, unknown>; result?: 'pass' | 'unpass' } }>(
     '/api/workflow/task/batchComplete',
     { schema: { body: batchBody } },
     async (request) => {
@@ -43,8 +45,14 @@ export function batchCompleteRoute(app: FastifyInstance, ctx: Kernel) {
           };
         }),
       );
-      const variables = request.body.variables ?? {};
-      await engine.completeMany(actor, tasks, variables, request.locale, specimenTaskStep(ctx, callerOf(request)));
+      const { variables = {}, result } = request.body;
+      await engine.completeMany(
+        actor,
+        tasks,
+        { variables, result },
+        request.locale,
+        specimenTaskStep(ctx, callerOf(request)),
+      );
       for (const { row } of tasks)
         // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
         if (row && !row.owner) await recordTaskOnSpecimen(ctx, actor, row, undefined);

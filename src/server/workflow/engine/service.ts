@@ -571,19 +571,19 @@ export class WorkflowEngine {
   }
 
   /**
-   * Tasks completed together with the same values (批量办理), in one step: all of them or none, a
+   * Tasks completed together with the same values and result (批量办理), in one step: all of them or none, a
    * refusal naming the task it came from. Sending back asks for each task's own target: not here.
    */
   async completeMany(
     caller: Caller,
     tasks: { id: string; label: string }[],
-    variables: Record<string, unknown>,
+    input: { variables: Record<string, unknown>; result?: 'pass' | 'unpass' },
     locale: Locale,
     taskStep?: TaskStep,
   ): Promise<void> {
     await this.inStep(async (step) => {
       for (const task of tasks)
-        await this.completeIn(step, caller, task.id, { variables }, locale, taskStep).catch((e: unknown) => {
+        await this.completeIn(step, caller, task.id, input, locale, taskStep).catch((e: unknown) => {
           throw namedRefusal(e, task.label, locale);
         });
     });

@@ -1,10 +1,16 @@
-import { Button, Modal } from 'antd';
+import { useState } from 'react';
+import { Button, Modal, Radio } from 'antd';
 import { useSnapshot } from 'valtio';
 import { i18n } from '../../i18n';
 import { dialogFit } from '../../screens/fit/dialogFit';
 import { rt } from './i18n';
 import { completeTasks, type TaskDetail, type TaskRow } from './api';
+import { RESULTS } from './results';
 import { useTaskPage, WithTaskDetail } from './TaskDialog';
+
+/** A batch passes or fails its tasks; sending back names each task's own target, so is done one by one. */
+const BATCH_RESULTS = RESULTS.filter((r) => r.value === 'pass' || r.value === 'unpass');
+type BatchResult = 'pass' | 'unpass';
 
 interface Props {
   tasks: TaskRow[];
@@ -28,6 +34,7 @@ export default function BatchTaskDialog({ tasks, onClose, onDone }: Props) {
 function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDetail }) {
   useSnapshot(i18n);
   const { form, saving, send, fields } = useTaskPage(detail, onDone);
+  const [result, setResult] = useState<BatchResult>('pass');
 
   const submit = async () => {
     const variables = form.check();
@@ -36,6 +43,7 @@ function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDet
       completeTasks(
         tasks.map((t) => t.id),
         variables,
+        result,
       ),
     );
   };
@@ -63,6 +71,16 @@ function BatchForm({ tasks, detail, onClose, onDone }: Props & { detail: TaskDet
         {rt('所选任务')}: {tasks.map((t) => t.businessKey ?? t.id).join('、')}
       </p>
       {fields}
+      <div className="task-result">
+        <label>{rt('处理结果')}</label>
+        <Radio.Group value={result} onChange={(e) => setResult(e.target.value as BatchResult)}>
+          {BATCH_RESULTS.map((r) => (
+            <Radio key={r.value} value={r.value}>
+              {rt(r.label)}
+            </Radio>
+          ))}
+        </Radio.Group>
+      </div>
     </Modal>
   );
 }

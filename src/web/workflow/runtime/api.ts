@@ -108,8 +108,8 @@ async function post(url: string, body?: object): Promise<string> {
 
 export const claimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/claim`);
 /** Tasks of one kind completed together with the same form values (批量办理): all or none. */
-export const completeTasks = (taskIds: string[], variables: Record<string, unknown>) =>
-  post('/api/workflow/task/batchComplete', { taskIds, variables });
+export const completeTasks = (taskIds: string[], variables: Record<string, unknown>, result: 'pass' | 'unpass') =>
+  post('/api/workflow/task/batchComplete', { taskIds, variables, result });
 /** Task administration (issue 22): back to the pool, delegated for now, or given for good. */
 export const unclaimTask = (id: string) => post(`/api/workflow/task/${encodeURIComponent(id)}/unclaim`);
 export const delegateTask = (id: string, userAccount: string) =>
