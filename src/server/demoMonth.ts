@@ -9,12 +9,13 @@ import { callTimes } from './demo/api.js';
 import { prepare } from './startup.js';
 
 /**
- * `npm run demo-month -- --days N --per-day M [--seed S]`: a stretch of the lab's life made through
- * the API into the configured database (LIMS_DATA_DIR's PGlite, or DATABASE_URL), with a progress bar.
+ * `npm run demo-month -- --days N --per-day M [--seed S] [--bulk]`: a stretch of the lab's life made
+ * through the API into the configured database (LIMS_DATA_DIR's PGlite, or DATABASE_URL), with a
+ * progress bar; `--bulk` works tasks and signs results in larger batches (demo/lab.ts).
  * The embedded database serves one process at a time: stop the server first. A month cut short goes
  * on where it stopped when run again (with the size it was started with).
  */
-const USAGE = 'usage: npm run demo-month -- --days N --per-day M [--seed S] [--timing]';
+const USAGE = 'usage: npm run demo-month -- --days N --per-day M [--seed S] [--bulk] [--timing]';
 
 function positive(value: string | undefined, name: string): number {
   const n = Number(value);
@@ -49,6 +50,7 @@ async function main() {
       'per-day': { type: 'string' },
       seed: { type: 'string' },
       timing: { type: 'boolean' },
+      bulk: { type: 'boolean' },
     },
   });
   const size = {
@@ -77,6 +79,7 @@ async function main() {
       db,
       password: config.demoPassword,
       size,
+      bulk: values.bulk,
       onProgress(done, total, day) {
         if (tty) process.stdout.write(`\r${bar(done, total, day, started)}`);
         else if (done === total || Date.now() - last > 5000) {

@@ -5,6 +5,7 @@ import { verifyChain } from '../../src/server/kernel/audit/chain';
 import { LabClock } from '../../src/server/kernel/clock';
 import type { Database } from '../../src/server/kernel/db/database';
 import { progressOf, runDemoMonth, type MonthResult } from '../../src/server/demo/month';
+import { callTimes } from '../../src/server/demo/api';
 import { DEMO_PASSWORD } from '../support/server';
 import { makeMonth, type MadeMonth } from '../support/demo-month';
 
@@ -16,28 +17,39 @@ import { makeMonth, type MadeMonth } from '../support/demo-month';
 type Row = Record<string, unknown>;
 type Transition = { name: string; from: string[]; to: string };
 
-let month: MadeMonth;
-let db: Database;
-let app: FastifyInstance;
-let result: MonthResult;
 const size = { days: 2, perDay: 14, seed: 11 };
+/** What each way of making the two days did, and the calls it took, to compare them. */
+const made = new Map<boolean, MonthResult>();
+const calls = new Map<boolean, number>();
+const callsSoFar = () => [...callTimes.values()].reduce((n, t) => n + t.calls, 0);
 
-beforeAll(async () => {
-  month = await makeMonth(size);
-  ({ db, app, result } = month);
-}, 600_000);
+describe.each([
+  { way: 'one by one, as people work', bulk: false },
+  { way: 'in bulk mode', bulk: true },
+])('two days of the lab, made through the API $way', ({ bulk }) => {
+  let month: MadeMonth;
+  let db: Database;
+  let app: FastifyInstance;
+  let result: MonthResult;
 
-afterAll(async () => {
-  await month?.dispose();
-});
+  beforeAll(async () => {
+    const before = callsSoFar();
+    month = await makeMonth(size, bulk);
+    ({ db, app, result } = month);
+    made.set(bulk, result);
+    calls.set(bulk, callsSoFar() - before);
+  }, 600_000);
 
-const specimenEvents = () =>
-  db.query<{ recordId: number; name: string; fromState: string | null; toState: string | null; at: Date }>(
-    `select record_id::int as "recordId", name, from_state as "fromState", to_state as "toState", at from record_event
-      where resource = 'specimen' and kind = 'transition' order by record_id, at, id`,
-  );
+  afterAll(async () => {
+    await month?.dispose();
+  });
 
-describe('two days of the lab, made through the API', () => {
+  const specimenEvents = () =>
+    db.query<{ recordId: number; name: string; fromState: string | null; toState: string | null; at: Date }>(
+      `select record_id::int as "recordId", name, from_state as "fromState", to_state as "toState", at from record_event
+        where resource = 'specimen' and kind = 'transition' order by record_id, at, id`,
+    );
+
   it('did the two days, every specimen, and keeps its progress', async () => {
     expect(result).toMatchObject({ ran: true, specimens: 28, refused: 0 });
     expect(result.results).toBeGreaterThan(28);
@@ -89,7 +101,7 @@ describe('two days of the lab, made through the API', () => {
   it('reports every specimen whose results are all audited, each with a signed, published report', async () => {
     const specimens = await db.query<Row>(
       `select id, data->>'barcode' as barcode, data->>'status' as status from resource_record where resource = 'specimen'
-        and id in (select record_id from record_event where resource = 'specimen' and name = 'create')`,
+          and id in (select record_id from record_event where resource = 'specimen' and name = 'create')`,
     );
     const reported = specimens.filter((s) => s.status === 'reported');
     // Rejected specimens are never reported; every other one got through the two days.
@@ -106,8 +118,8 @@ describe('two days of the lab, made through the API', () => {
       ).toBe(true);
       const signed = await db.query<Row>(
         `select e.name, e.actor_name as actor, e.details->'signature'->>'signer' as signer from record_event e
-           join resource_record r on r.id = e.record_id and r.resource = 'inspectionResult'
-          where e.resource = 'inspectionResult' and e.name in ('firstReview', 'audit') and r.data->>'barcode' = $1`,
+             join resource_record r on r.id = e.record_id and r.resource = 'inspectionResult'
+            where e.resource = 'inspectionResult' and e.name in ('firstReview', 'audit') and r.data->>'barcode' = $1`,
         [s.barcode],
       );
       const audits = signed.filter((e) => e.name === 'audit');
@@ -117,7 +129,7 @@ describe('two days of the lab, made through the API', () => {
     // Reviews by different staff: two reviewers and two auditors took turns.
     const people = await db.query<{ name: string; n: number }>(
       `select name, count(distinct actor_id)::int as n from record_event where resource = 'inspectionResult'
-        and name in ('firstReview', 'audit') group by name`,
+          and name in ('firstReview', 'audit') group by name`,
     );
     expect(Object.fromEntries(people.map((p) => [p.name, p.n]))).toEqual({ firstReview: 2, audit: 2 });
   });
@@ -125,16 +137,16 @@ describe('two days of the lab, made through the API', () => {
   it('closes the stretch with statements equal to the hospitals charges', async () => {
     const statements = await db.query<{ id: number; payable: string; cents: string; lines: number }>(
       `select r.id, r.data->>'payableAmount' as payable, sum(c.payable_cents)::text as cents, count(c.id)::int as lines
-         from resource_record r join charge_line c on c.statement_id = r.id
-        where r.resource = 'reconciliation' group by r.id, r.data`,
+           from resource_record r join charge_line c on c.statement_id = r.id
+          where r.resource = 'reconciliation' group by r.id, r.data`,
     );
     expect(statements.length).toBeGreaterThan(0);
     for (const s of statements) expect(Math.round(Number(s.payable) * 100), `statement ${s.id}`).toBe(Number(s.cents));
     // Every charge of the two days is on a statement.
     const loose = await db.query(
       `select 1 from charge_line c where statement_id is null and exists (select 1 from record_event e
-         join resource_record r on r.id = e.record_id where e.resource = 'specimen' and e.name = 'create'
-          and r.data->>'barcode' = c.barcode)`,
+           join resource_record r on r.id = e.record_id where e.resource = 'specimen' and e.name = 'create'
+            and r.data->>'barcode' = c.barcode)`,
     );
     expect(loose).toHaveLength(0);
   });
@@ -143,10 +155,10 @@ describe('two days of the lab, made through the API', () => {
     expect(result.handovers).toBeGreaterThan(0);
     const boxes = await db.query<Row>(
       `select id, data->>'handoverNo' as no, data->>'status' as status, data->>'receivedByAccount' as receiver,
-              (data->>'receivedAt') as "receivedAt", (data->>'specimenCount')::int as count
-         from resource_record r where resource = 'handoverRecord' and org_id = 1
-          and exists (select 1 from record_event e where e.resource = 'specimen' and e.name = 'send'
-                        and e.details->>'handoverNo' = r.data->>'handoverNo')`,
+                (data->>'receivedAt') as "receivedAt", (data->>'specimenCount')::int as count
+           from resource_record r where resource = 'handoverRecord' and org_id = 1
+            and exists (select 1 from record_event e where e.resource = 'specimen' and e.name = 'send'
+                          and e.details->>'handoverNo' = r.data->>'handoverNo')`,
     );
     // The generator's boxes (the demo data has handovers of its own): as many as it confirmed.
     expect(boxes).toHaveLength(result.handovers);
@@ -154,7 +166,7 @@ describe('two days of the lab, made through the API', () => {
       expect(box, `handover ${String(box.no)}`).toMatchObject({ status: 'received', receiver: 'hejing' });
       const lines = await db.query<Row>(
         `select data->>'barcode' as barcode, data->>'checkResult' as check from resource_record
-          where resource = 'handoverItem' and (data->>'handover')::int = $1`,
+            where resource = 'handoverItem' and (data->>'handover')::int = $1`,
         [box.id],
       );
       expect(lines.length, `lines of ${String(box.no)}`).toBe(box.count);
@@ -162,8 +174,8 @@ describe('two days of the lab, made through the API', () => {
         // Each tube is a specimen of the lab, sent and received under this handover's number, in that order.
         const moves = await db.query<Row>(
           `select e.name, e.at from record_event e join resource_record s on s.id = e.record_id and s.resource = 'specimen'
-            where e.resource = 'specimen' and s.org_id = 1 and s.data->>'barcode' = $1 and e.details->>'handoverNo' = $2
-            order by e.at, e.id`,
+              where e.resource = 'specimen' and s.org_id = 1 and s.data->>'barcode' = $1 and e.details->>'handoverNo' = $2
+              order by e.at, e.id`,
           [line.barcode, box.no],
         );
         expect(
@@ -179,9 +191,9 @@ describe('two days of the lab, made through the API', () => {
     expect(result.tasks).toBeGreaterThan(28);
     const done = await db.query<{ id: string; name: string; groups: string[]; held: boolean; variables: Row | null }>(
       `select t.id, t.name, t.candidate_groups as groups, t.variables,
-              exists (select 1 from user_role ur join role r on r.id = ur.role_id where ur.user_id = t.completed_by
-                        and (r.id::text = any(t.candidate_groups) or r.code = any(t.candidate_groups) or r.name = any(t.candidate_groups))) as held
-         from workflow_task t where t.org_id = 1 and t.status = 'complete'`,
+                exists (select 1 from user_role ur join role r on r.id = ur.role_id where ur.user_id = t.completed_by
+                          and (r.id::text = any(t.candidate_groups) or r.code = any(t.candidate_groups) or r.name = any(t.candidate_groups))) as held
+           from workflow_task t where t.org_id = 1 and t.status = 'complete'`,
     );
     expect(done.length).toBe(result.tasks);
     for (const task of done) expect(task.held, `${task.name} ${task.id}`).toBe(true);
@@ -205,5 +217,21 @@ describe('two days of the lab, made through the API', () => {
     const report = await verifyChain(db);
     expect(report.broken).toBeUndefined();
     expect(report.entries).toBeGreaterThan(100);
+  });
+});
+
+describe('bulk mode', () => {
+  it('does the same work as one by one: the same specimens, results, handovers and tasks, fewer calls', () => {
+    const [oneByOne, bulk] = [made.get(false)!, made.get(true)!];
+    const work = ({ specimens, rejected, results, refused, handovers, tasks }: MonthResult) => ({
+      specimens,
+      rejected,
+      results,
+      refused,
+      handovers,
+      tasks,
+    });
+    expect(work(bulk)).toEqual(work(oneByOne));
+    expect(calls.get(true)).toBeLessThan(calls.get(false)!);
   });
 });

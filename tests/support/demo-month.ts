@@ -44,9 +44,9 @@ export async function openLab(): Promise<Omit<MadeMonth, 'result'>> {
   };
 }
 
-/** A stretch of the demo month made through the API in this process, on a fresh database of its own. */
-export async function makeMonth(size: MonthSize): Promise<MadeMonth> {
+/** A stretch of the demo month made through the API in this process (in bulk mode if asked), on a fresh database of its own. */
+export async function makeMonth(size: MonthSize, bulk = false): Promise<MadeMonth> {
   const lab = await openLab();
   const { app, clock, db } = lab;
-  return { ...lab, result: await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size }) };
+  return { ...lab, result: await runDemoMonth({ app, clock, db, password: DEMO_PASSWORD, size, bulk }) };
 }

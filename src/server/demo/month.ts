@@ -25,6 +25,8 @@ export interface MonthRun {
   signal?: AbortSignal;
   /** Resolves when the next call may be made: in the background, once people are answered (peopleFirst.ts). */
   turn?: () => Promise<void>;
+  /** Bulk mode (lab.ts): the same work in fewer, larger calls, for a big stretch no one works beside. */
+  bulk?: boolean;
 }
 
 export interface MonthResult {
@@ -128,6 +130,7 @@ async function makeDays(run: MonthRun, progress: Progress, result: MonthResult, 
       onSpecimen: () => run.onProgress?.(++done, total, day + 1),
       signal,
       leaveOpen: day === size.days - 1,
+      bulk: run.bulk,
     });
     const tally = await lab.run(plan);
     result.specimens += tally.specimens;
