@@ -129,7 +129,7 @@ describe('a specimen rejected at the bench', () => {
 });
 
 describe('tubes collected together', () => {
-  it('collects the selected rows in one step, and none when one of them was collected already', async () => {
+  it('collects the selected rows in one step; with a collected one among them it is not offered, or refused when the list is older than the record', async () => {
     const barcodes = await enterSpecimens(editor, 3, { patientName: '批量采集' });
     const { page, consoleErrors } = await newPage(browser);
     await signIn(page, server.url, 'editor', DEMO_PASSWORD, '/laboratoryManager/permission/frontEntry');
@@ -144,12 +144,25 @@ describe('tubes collected together', () => {
     await rowOf(page, b).getByText('已采集').waitFor();
     await rowOf(page, c).getByText('已登记').waitFor();
 
-    // One already collected among them: the server names it, and the other stays as it was.
+    // One already collected among them: the button is not offered, and says which row stops it.
     await select(b);
     await select(c);
+    const button = page.getByRole('button', { name: '批量采集' });
+    await page.locator(`span[title="${b}：当前状态不能执行「批量采集」"]`).waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    // The selection stays after a batch: the first two are unticked.
+    for (const collected of [a, b]) await rowOf(page, collected).locator('.ant-table-selection-column input').uncheck();
+    await button.and(page.locator(':enabled')).waitFor();
+    // Collected at another desk meanwhile, though this list still shows it registered: the server
+    // names it, and nothing is done.
+    const collectedElsewhere = (await editor.get<{ records: { id: number }[] }>(`/api/resources/specimen?barcode=${c}`))
+      .body.resultObject.records[0]!.id;
+    expect((await editor.post(`/api/resources/specimen/${collectedElsewhere}/transitions/collect`, {})).status).toBe(
+      200,
+    );
     await collectSelected();
-    await page.locator('.ant-message-error').getByText(`${b}：当前状态为「已采集」，不能执行「采集」`).waitFor();
-    await rowOf(page, c).getByText('已登记').waitFor();
+    // (One row: the message needs no name.)
+    await page.locator('.ant-message-error').getByText('当前状态为「已采集」，不能执行「采集」').waitFor();
     // The browser logs the refused call itself; nothing else went wrong.
     expect(consoleErrors.filter((e) => !e.includes('status of 400'))).toEqual([]);
   });

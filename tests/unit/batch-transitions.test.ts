@@ -35,7 +35,7 @@ const tubes: ScreenSchema = {
 };
 
 describe('a transition in the batch bar', () => {
-  it('is served as one call for the selected rows, asking the step its fields once', () => {
+  it('is served as one call for the selected rows, asking the step its fields once, offered while each is in a state it leaves', () => {
     const served = servedScreen(tubes, tubes);
     expect(served.actions?.batch?.[0]).toEqual({
       kind: 'command',
@@ -43,6 +43,7 @@ describe('a transition in the batch bar', () => {
       endpoint: '/api/resources/tube/transitions/reject',
       method: 'POST',
       fields: [{ key: 'reason', type: 'text', label: label('原因'), required: true, readOnly: false }],
+      visibleWhen: { field: 'status', op: 'in', value: ['registered'] },
     });
     // A row's button stays the row's call, shown in the states it leaves.
     expect(served.actions?.row?.[0]).toMatchObject({

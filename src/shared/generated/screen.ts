@@ -454,7 +454,7 @@ export interface ActionDef {
    */
   kind: 'create' | 'edit' | 'view' | 'delete' | 'export' | 'import' | 'command' | 'transition' | 'history';
   /**
-   * Name of a command (kind command): a command registered by this name in TypeScript (src/web/screens/commands.ts) runs instead of the endpoint call. For kind transition: the name of a transition of the resource's lifecycle; it becomes a command calling it, with the transition's fields: a row action shown on rows in a state it leaves, a batch action run once for the selected rows (all or none).
+   * Name of a command (kind command): a command registered by this name in TypeScript (src/web/screens/commands.ts) runs instead of the endpoint call. For kind transition: the name of a transition of the resource's lifecycle; it becomes a command calling it, with the transition's fields: a row action shown on rows in a state it leaves, a batch action run once for the selected rows (all or none), offered while each of them is in a state it leaves (else disabled, naming the first that is not).
    */
   name?: string;
   label?: LocalizedText;

@@ -113,6 +113,10 @@ const ui = {
   'screen.importFailed': { 'zh-CN': '导入失败', 'en-US': 'Import failed' },
   'screen.imported': { 'zh-CN': '成功导入 {n} 条', 'en-US': '{n} imported' },
   'screen.selectFirst': { 'zh-CN': '请先勾选数据进行操作', 'en-US': 'Select rows first' },
+  'screen.batchNotFor': {
+    'zh-CN': '{row}：当前状态不能执行「{action}」',
+    'en-US': '{row}: its state does not allow {action}',
+  },
   'screen.commandDone': { 'zh-CN': '{action}成功', 'en-US': '{action}: done' },
   'screen.commandFailed': { 'zh-CN': '{action}失败', 'en-US': '{action} failed' },
   'screen.commandSaved': { 'zh-CN': '{action}成功，已保存 {files}', 'en-US': '{action}: done, {files} saved' },

@@ -199,6 +199,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
           onImport={files.importFile}
           onBatch={onBatch}
           selected={selection.selected}
+          chosen={selection.chosen}
           records={list.records}
           reload={list.reload}
         />

@@ -2,6 +2,7 @@ import { useRef } from 'react';
 import { Button, Space } from 'antd';
 import { useSnapshot } from 'valtio';
 import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
+import { matches } from '../../shared/screens/predicate';
 import { i18n, useT } from '../i18n';
 import type { ScreenRecord } from './dataProvider';
 import { PublicDataActions } from './PublicDataActions';
@@ -20,6 +21,8 @@ interface Props {
   onImport: (file: File, endpoint?: string) => void;
   onBatch: (action: ActionDef) => void;
   selected: number[];
+  /** The selected rows themselves: a batch action is for rows that meet its condition. */
+  chosen: ScreenRecord[];
   records: ScreenRecord[];
   reload: () => void;
 }
@@ -53,9 +56,22 @@ function ImportButton(props: { accept: string; busy: boolean; label: string; onF
 }
 
 /** The buttons above the list: the toolbar's (create, commands, import, export), public data, then the batch ones. */
-export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandState, selected, records, ...on }: Props) {
+export function ScreenToolbar(props: Props) {
+  const { screen, basic, toolbar, batch, busy, commandState, selected, chosen, records, ...on } = props;
   const t = useT();
   const { locale } = useSnapshot(i18n);
+  const batchLabel = (a: ActionDef) =>
+    a.label?.[locale] ?? t(a.kind === 'delete' ? 'screen.batchDelete' : (`screen.${a.kind}` as 'screen.create'));
+  /**
+   * The first selected row a batch action is not for (a step the row's state does not allow): the
+   * button is disabled and says which, rather than asking the server to refuse the whole batch.
+   */
+  const notFor = (a: ActionDef) => {
+    const row = a.visibleWhen && chosen.find((r) => !matches(a.visibleWhen, r));
+    if (!row) return undefined;
+    const title = screen.resource.titleField ? String(row[screen.resource.titleField] ?? '') : '';
+    return t('screen.batchNotFor', { row: title || `#${row.id}`, action: batchLabel(a) });
+  };
   return (
     <Space className="screen-toolbar" wrap>
       {toolbar.map((a) =>
@@ -80,16 +96,24 @@ export function ScreenToolbar({ screen, basic, toolbar, batch, busy, commandStat
         ),
       )}
       <PublicDataActions screen={screen} basic={basic} selected={selected} records={records} onDone={on.reload} />
-      {batch.map((a) => (
-        <Button
-          key={`batch-${a.kind}-${a.name ?? a.endpoint ?? ''}`}
-          danger={a.kind === 'delete'}
-          {...(a.kind === 'command' ? commandState(a, 'batch') : {})}
-          onClick={() => on.onBatch(a)}
-        >
-          {a.label?.[locale] ?? t(a.kind === 'delete' ? 'screen.batchDelete' : (`screen.${a.kind}` as 'screen.create'))}
-        </Button>
-      ))}
+      {batch.map((a) => {
+        const reason = notFor(a);
+        const state = a.kind === 'command' ? commandState(a, 'batch') : { loading: false, disabled: false };
+        // A disabled button takes no pointer events: its wrapper carries the reason's tooltip.
+        return (
+          <span key={`batch-${a.kind}-${a.name ?? a.endpoint ?? ''}`} title={reason}>
+            <Button
+              danger={a.kind === 'delete'}
+              {...state}
+              disabled={state.disabled || reason !== undefined}
+              aria-description={reason}
+              onClick={() => on.onBatch(a)}
+            >
+              {batchLabel(a)}
+            </Button>
+          </span>
+        );
+      })}
     </Space>
   );
 }

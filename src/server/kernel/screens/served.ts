@@ -6,7 +6,7 @@ import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 /**
  * A screen as the browser gets it: the lifecycle's state field read-only (only transitions change
  * it), as are the fields the server stamps or numbers, and each transition button as the command that calls it, with the transition's fields in its
- * dialog: on a row, shown only in a state the transition leaves; in the batch bar, for the selected rows. The renderer needs no notion of a
+ * dialog: on a row, shown only in a state the transition leaves; in the batch bar, for the selected rows while each is in such a state. The renderer needs no notion of a
  * lifecycle: it draws commands.
  */
 export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
@@ -45,11 +45,17 @@ function transitionCommand(
     ...(asked.length > 0 && { fields: asked }),
     ...((action.roles ?? transition.roles) && { roles: action.roles ?? transition.roles }),
   };
-  // A batch button calls the step once for the selected rows (the server names a row it cannot take).
-  if (scope === 'batch')
-    return { ...command, endpoint: `/api/resources/${screen.resource.name}/transitions/${transition.name}` };
   const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
-  return { ...command, visibleWhen: action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState };
+  const visibleWhen = action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState;
+  // A batch button calls the step once for the selected rows, offered while each of them is in a state
+  // it leaves (the server still names a row it cannot take: the list may be older than the record).
+  if (scope === 'batch')
+    return {
+      ...command,
+      endpoint: `/api/resources/${screen.resource.name}/transitions/${transition.name}`,
+      visibleWhen,
+    };
+  return { ...command, visibleWhen };
 }
 
 /** The password a signing transition asks again, never shown as typed. */
