@@ -79,7 +79,8 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const selection = useSelection(list.records);
   const actions = useScreenActions(screen, basic);
   const editor = useSave<{ mode: DialogMode; record?: ScreenRecord }>(list.reload);
-  const commands = useCommandRunner(screen, list);
+  // The rows a batch command was run on are done with: their ticks go (their state may no longer take it).
+  const commands = useCommandRunner(screen, list, (key) => key.startsWith('batch:') && selection.clear());
   const files = useImportExport(screen, list);
   const confirmDelete = useConfirmDelete({
     remove: (ids: number[]) => dataProvider.deleteMany(screen, ids),

@@ -41,8 +41,9 @@ function command(name: string, over: Partial<ActionDef> = {}) {
 
 function setup() {
   const reload = vi.fn();
-  const hook = renderHook(() => useCommandRunner(screen, { params, reload }), { wrapper: WithFeedback });
-  return { ...hook, reload };
+  const succeeded = vi.fn();
+  const hook = renderHook(() => useCommandRunner(screen, { params, reload }, succeeded), { wrapper: WithFeedback });
+  return { ...hook, reload, succeeded };
 }
 
 afterEach(() => cleanup());
@@ -52,7 +53,7 @@ describe('running a screen command', () => {
   const other = command('probe.other');
 
   it('runs on its rows while its button spins and the others wait; then says so and reloads', async () => {
-    const { result, reload } = setup();
+    const { result, reload, succeeded } = setup();
     const key = commandKey('batch', receive.action);
     act(() => result.current.run(receive.action, rows, key));
     expect(receive.runs[0]!.context.records).toEqual(rows);
@@ -66,6 +67,8 @@ describe('running a screen command', () => {
     await act(async () => receive.runs[0]!.finish());
     await shown('确认接收成功');
     expect(reload).toHaveBeenCalledOnce();
+    // The page hears which button's command succeeded (a batch's selection is cleared).
+    expect(succeeded).toHaveBeenCalledExactlyOnceWith(key);
     expect(result.current.button(key)).toEqual({ loading: false, disabled: false });
   });
 
@@ -133,11 +136,12 @@ describe('the outcome of a command (issue 25)', () => {
   const issue = command('probe.issue', { label: label('取号') });
 
   it("takes away an earlier try's error when a later one succeeds", async () => {
-    const { result } = setup();
+    const { result, succeeded } = setup();
     const key = commandKey('row', confirm.action, 1);
     act(() => result.current.run(confirm.action, rows.slice(0, 1), key, { password: 'wrong' }));
     await act(async () => confirm.runs[0]!.refuse(refusal(400, '用户名或密码错误')));
     await shown('用户名或密码错误');
+    expect(succeeded).not.toHaveBeenCalled();
 
     act(() => result.current.run(confirm.action, rows.slice(0, 1), key, { password: 'right' }));
     await act(async () => confirm.runs[1]!.finish());

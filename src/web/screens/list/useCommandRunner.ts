@@ -35,9 +35,14 @@ function listQueryOf(params: ListParams): Record<string, string> {
  * with the input and the server's field errors, until the command succeeds), runs, says how it went
  * and reloads. How it went is one message per button: a success takes the place of an earlier try's
  * error. A success names the files it saved, and shows the values it answered (action.result) in a
- * box that stays until closed.
+ * box that stays until closed; `onSuccess` hears of it.
  */
-export function useCommandRunner(screen: ScreenSchema, list: { params: ListParams; reload: () => void }) {
+export function useCommandRunner(
+  screen: ScreenSchema,
+  list: { params: ListParams; reload: () => void },
+  /** A command succeeded, by its button's key (a batch's selection is done with). */
+  onSuccess?: (key: string) => void,
+) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const [running, setRunning] = useState<string>();
@@ -66,6 +71,7 @@ export function useCommandRunner(screen: ScreenSchema, list: { params: ListParam
           notify.dismiss(messageKey);
           showCommandResult(done, outcome.values, t('common.close'));
         } else notify.success(done, messageKey);
+        onSuccess?.(key);
         list.reload();
       } catch (e) {
         setAsking((current) => current && { ...current, errors: fieldErrors(e) });
