@@ -153,6 +153,9 @@ describe('a deployed model runs (issue 5)', () => {
     await eventually(() =>
       history.filter({ hasText: '取材' }).filter({ hasText: 'gross1' }).filter({ hasText: '通过' }).count(),
     ).toBe(1);
+    // Each task's arrival is a row of its own, then what became of it.
+    expect(await history.filter({ hasText: '取材' }).filter({ hasText: '到达' }).count()).toBe(1);
+    expect(await history.filter({ hasText: '大标本制片' }).filter({ hasText: '到达' }).count()).toBe(1);
 
     // The workflow manager lists the instance where it waits.
     await admin.goto(`${server.url}/activiti/manage`);

@@ -67,7 +67,8 @@ function eventLabel(row: HistoryRow): Word {
   if (row.elementType === 'EndEvent') return '流程结束';
   if (row.event === 'complete') return '已办理';
   if (row.event === 'rollback') return '已退回';
-  return '待办理';
+  // The task's arrival: what became of it is the task's next row (办理, 退回), so not "waiting".
+  return '到达';
 }
 
 /** The rows a person reads: the process start and end (or its termination), and every arrival, completion and rollback at a user task. */

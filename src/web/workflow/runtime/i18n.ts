@@ -68,7 +68,7 @@ const EN = {
   流程启动: 'Process started',
   流程结束: 'Process ended',
   流程终止: 'Process terminated',
-  待办理: 'Waiting',
+  到达: 'Arrived',
   已办理: 'Completed',
   已退回: 'Sent back',
   退回至: 'Sent back to',
