@@ -41,6 +41,8 @@ export function bySpecimens(results: Rec[], size: number): Rec[][] {
 interface Step {
   at: Date;
   run: () => Promise<void>;
+  /** A desk step of one specimen that bulk mode may take for several at once (one call, all or none). */
+  desk?: { name: 'collect' | 'receive'; specimen: PlannedSpecimen };
 }
 
 export interface DayTally {
@@ -87,8 +89,9 @@ export class LabDay {
       leaveOpen?: boolean;
       /**
        * Bulk mode (a big stretch for the benchmarks, no one at work meanwhile): tasks of a round completed
-       * together (批量办理) rather than claimed and completed one by one, results signed a tray at a time.
-       * The same calls of the same services, fewer of them.
+       * together (批量办理) rather than claimed and completed one by one, tubes that follow one another at
+       * the desk collected or received in one call (deskRounds), results signed a tray at a time. The
+       * same calls of the same services, fewer of them.
        */
       bulk?: boolean;
     } = {},
@@ -114,7 +117,7 @@ export class LabDay {
     steps.push({ at: new Date(last.getTime() + 10 * 60_000), run: () => this.correct(plan.specimens) });
     // Stable: steps of one minute keep the order above (a specimen's own steps are minutes apart anyway).
     steps.sort((a, b) => a.at.getTime() - b.at.getTime());
-    for (const step of steps) {
+    for (const step of this.watch.bulk ? this.deskRounds(steps) : steps) {
       this.watch.signal?.throwIfAborted();
       await this.clock.at(step.at, step.run);
     }
@@ -122,14 +125,54 @@ export class LabDay {
   }
 
   private specimenSteps(s: PlannedSpecimen): Step[] {
-    const steps = [
+    const steps: Step[] = [
       { at: s.registeredAt, run: () => this.register(s) },
-      { at: s.collectedAt, run: () => this.step(s, 'collect') },
+      { at: s.collectedAt, run: () => this.deskStep([s], 'collect'), desk: { name: 'collect', specimen: s } },
     ];
     // A courier's specimen is received with its box (boxSteps).
     if (byCourier(s)) return steps;
-    const receive = () => (s.rejected ? this.reject(s) : this.step(s, 'receive').then(() => this.arrived([s])));
-    return [...steps, { at: s.receivedAt, run: receive }];
+    if (s.rejected) return [...steps, { at: s.receivedAt, run: () => this.reject(s) }];
+    const receive = () => this.deskStep([s], 'receive');
+    return [...steps, { at: s.receivedAt, run: receive, desk: { name: 'receive', specimen: s } }];
+  }
+
+  /** Tubes collected or received at the desk: one by one as people do, several in one call in bulk mode. */
+  private async deskStep(specimens: PlannedSpecimen[], name: 'collect' | 'receive') {
+    if (specimens.length === 1) await this.step(specimens[0]!, name);
+    else
+      await this.crew.desk.post(`/api/resources/specimen/transitions/${name}`, {
+        ids: specimens.map((s) => this.ids.get(s.key)),
+      });
+    if (name === 'receive') this.arrived(specimens);
+  }
+
+  /**
+   * Bulk mode: desk steps of the same kind that follow one another, nothing else between them, taken
+   * together at the last one's time. Each tube waits at most until then, and no other step moves
+   * past it, so every step still comes after what it needs.
+   */
+  private deskRounds(steps: Step[]): Step[] {
+    const rounds: Step[] = [];
+    for (let i = 0; i < steps.length;) {
+      const first = steps[i]!;
+      let end = i + 1;
+      while (first.desk && steps[end]?.desk?.name === first.desk.name) end++;
+      const round = steps.slice(i, end);
+      rounds.push(
+        round.length === 1
+          ? first
+          : {
+              at: round[round.length - 1]!.at,
+              run: () =>
+                this.deskStep(
+                  round.map((r) => r.desk!.specimen),
+                  first.desk!.name,
+                ),
+            },
+      );
+      i = end;
+    }
+    return rounds;
   }
 
   private arrived(specimens: PlannedSpecimen[]) {
