@@ -71,6 +71,24 @@ describe('a results file', () => {
     expect((await byItem(barcode))['血红蛋白']).toMatchObject({ status: 'tested', result: '120', flag: 'N' });
   });
 
+  it('enters a file in one step: a value the step refuses is named by its row, and no line is entered', async () => {
+    const barcode = await receivedBloodCount();
+    const csv = `barcode,item code,value\n${barcode},WBC,6.5\n${barcode},HGB,${'9'.repeat(61)}\n`;
+    const refused = await upload(Buffer.from(csv), 'results.csv');
+    expect(refused.resultCode).toBe(400);
+    expect(refused.resultMessage).toMatch(/^第3行：/);
+    expect(Object.values(await byItem(barcode)).map((r) => r.status)).toEqual(['pending', 'pending']);
+    // A line given twice: the later value is the result, entered once.
+    const twice = `barcode,item code,value\n${barcode},WBC,6.5\n${barcode},HGB,120\n${barcode},WBC,7.1\n`;
+    expect((await upload(Buffer.from(twice), 'results.csv')).resultCode).toBe(200);
+    const results = await byItem(barcode);
+    expect(results['白细胞计数']).toMatchObject({ result: '7.10' });
+    const events = (
+      await admin.get<{ name: string }[]>(`/api/resources/inspectionResult/${String(results['白细胞计数']!.id)}/events`)
+    ).body.resultObject;
+    expect(events.filter((e) => e.name === 'record')).toHaveLength(1);
+  });
+
   it('refuses a file it cannot read with what it expects', async () => {
     const answer = await upload(Buffer.from('not a spreadsheet'), 'results.xlsx');
     expect(answer.resultMessage).toContain('首行为“条码号、项目代码、结果”');

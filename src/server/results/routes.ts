@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Locale } from '../../shared/i18n/messages.js';
 import type { Kernel } from '../kernel/context.js';
-import { InvalidRecord, ok } from '../kernel/http/envelope.js';
+import { ok } from '../kernel/http/envelope.js';
 import { callerOf } from '../kernel/http/request.js';
 import type { Caller } from '../kernel/identity/actor.js';
 import { confirmSignature } from '../kernel/identity/signature.js';
@@ -78,24 +78,27 @@ export async function resultRoutes(app: FastifyInstance, kernel: Kernel) {
 
   /**
    * A results file (Excel or CSV: barcode, item code, value, as an instrument or a spreadsheet gives
-   * them) entered like the worksheet: each value through the record step, all or none, a refusal
-   * naming its row.
+   * them) entered like the worksheet: its values through the record step in one batch, all or none, a
+   * refusal naming its row. A result given twice takes the later line's value.
    */
   app.post<{ Querystring: { fileName?: string }; Body: Buffer }>('/api/results/import', async (request) => {
     const caller = callerOf(request);
     const bytes = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
     const lines = await readResultFile(bytes, request.query.fileName ?? '', caller.locale);
     await kernel.db.transaction(async (tx) => {
-      for (const line of await resultsOfLines(kernel, tx, caller.actor.orgId, lines, caller.locale))
-        await kernel.resources
-          .transition(caller, RESULT, line.id, 'record', { tx, input: { result: line.result } })
-          .catch((e: unknown) => {
-            throw e instanceof InvalidRecord
-              ? new InvalidRecord(
-                  e.errors.map((x) => ({ ...x, message: rowLabel(line.row, caller.locale, x.message) })),
-                )
-              : e;
-          });
+      const found = await resultsOfLines(kernel, tx, caller.actor.orgId, lines, caller.locale);
+      const rowOf = new Map(found.map((line) => [line.id, line.row]));
+      await kernel.resources.transitionMany(
+        caller,
+        RESULT,
+        found.map((line) => line.id),
+        'record',
+        {
+          tx,
+          inputs: new Map(found.map((line) => [line.id, { result: line.result }])),
+          refusalOf: (id, message) => rowLabel(rowOf.get(id)!, caller.locale, message),
+        },
+      );
     });
     return ok({ imported: lines.length });
   });

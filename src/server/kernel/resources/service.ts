@@ -510,13 +510,15 @@ export class ResourceService {
       await lockScope(tx, call.screen, orgId);
       const rows = await this.reachableAll(tx, call, orgId, wanted);
       if (run.version !== undefined && (rows.length !== 1 || run.version !== rows[0]!.version)) throw conflict();
-      const froms = this.holdStates(call, lifecycle, transition, rows, locale);
+      const froms = this.holdStates(call, lifecycle, transition, rows, locale, run.refusalOf);
+      const named = <T>(id: number, step: () => Promise<T>) =>
+        run.refusalOf ? step().catch((e: unknown) => Promise.reject(renamed(e, (m) => run.refusalOf!(id, m)))) : step();
       const org = await this.organizationOf(tx, orgId);
       const requires = transition.requires ?? [];
       const steps = [];
       for (const [i, current] of rows.entries()) {
         const input = { ...run.input, ...run.inputs?.get(current.id) };
-        const required = this.requiredInput(call, requires, input);
+        const required = await named(current.id, async () => this.requiredInput(call, requires, input));
         const details = { ...pick(input, requires), ...run.details, ...signature };
         const data = { ...current.data, ...(run.system && run.set), ...required };
         for (const [field, what] of Object.entries(transition.stamp ?? {}))
@@ -532,7 +534,11 @@ export class ResourceService {
       const log: AuditEntry[] = [];
       const written: StoredRecord[] = [];
       for (const step of steps)
-        written.push(await this.rewrite(tx, call, step.current, step.data, 'command', `transition:${name}`, log));
+        written.push(
+          await named(step.current.id, () =>
+            this.rewrite(tx, call, step.current, step.data, 'command', `transition:${name}`, log),
+          ),
+        );
       await appendLogs(tx, call.actor, log);
       return written;
     });
@@ -565,22 +571,24 @@ export class ResourceService {
     });
   }
 
-  /** Each record's state, when the transition leaves them all; else refused naming the first that is not (by its title, in a batch). */
+  /** Each record's state, when the transition leaves them all; else refused naming the first that is not (in a batch, by its title or as `refusalOf` names it). */
   private holdStates(
     call: Call,
     lifecycle: LifecycleDef,
     transition: TransitionDef,
     rows: StoredRecord[],
     locale: Locale,
+    refusalOf?: TransitionRun['refusalOf'],
   ): string[] {
     return rows.map((row) => {
       try {
         return this.holdsState(call, lifecycle, transition, row, locale);
       } catch (e) {
-        if (rows.length === 1 || !(e instanceof InvalidRecord)) throw e;
+        if (refusalOf) throw renamed(e, (m) => refusalOf(row.id, m));
+        if (rows.length === 1) throw e;
         const title = String(row.data[call.screen.resource.titleField ?? ''] ?? row.id);
         const colon = locale === 'zh-CN' ? '：' : ': ';
-        throw new InvalidRecord(e.errors.map((x) => ({ ...x, message: `${title}${colon}${x.message}` })));
+        throw renamed(e, (m) => `${title}${colon}${m}`);
       }
     });
   }
@@ -742,10 +750,19 @@ export interface TransitionRun {
   set?: RecordValues;
   /** What the history keeps beside the transition (the handover's number, the task's name). */
   details?: Record<string, unknown>;
+  /**
+   * In a batch, how a refusal names the record it came from (a file's row), whatever refuses it: its
+   * state, its input or a rule. Without it only a state refusal is named, by the record's title.
+   */
+  refusalOf?: (id: number, message: string) => string;
   tx?: Queryable;
 }
 
 export type { ListQuery };
+
+/** A refusal's messages named by the record it came from; any other failure as it is. */
+const renamed = (e: unknown, name: (message: string) => string) =>
+  e instanceof InvalidRecord ? new InvalidRecord(e.errors.map((x) => ({ ...x, message: name(x.message) }))) : e;
 
 const pick = (values: RecordValues, keys: string[]) =>
   Object.fromEntries(keys.filter((k) => values[k] !== undefined).map((k) => [k, values[k]]));
