@@ -5,7 +5,7 @@ import { actorOf, callerOf } from '../../kernel/http/request.js';
 import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
 import { engineOf } from './engineOf.js';
 import { recordTaskOnSpecimen, specimenTaskStep } from './specimen.js';
-import { getInstance, getTask } from './store.js';
+import { tasksWithKeys } from './store.js';
 
 const batchBody = {
   type: 'object',
@@ -33,18 +33,16 @@ export function batchCompleteRoute(app: FastifyInstance, ctx: Kernel) {
       const actor = actorOf(request);
       const ids = [...new Set(request.body.taskIds)];
       if (ids.length === 0) throw badRequest('publicData.noRows');
-      const tasks = await Promise.all(
-        ids.map(async (id) => {
-          const task = await getTask(ctx.db, id);
-          const own = task?.orgId === actor.orgId ? task : undefined;
-          const instance = own && (await getInstance(ctx.db, own.instanceId));
-          return {
-            id,
-            row: own,
-            label: own ? `${instance?.businessKey ?? ''} ${own.name ?? own.elementId}`.trim() : id,
-          };
-        }),
-      );
+      const found = new Map((await tasksWithKeys(ctx.db, ids)).map((t) => [t.id, t]));
+      const tasks = ids.map((id) => {
+        const task = found.get(id);
+        const own = task?.orgId === actor.orgId ? task : undefined;
+        return {
+          id,
+          row: own,
+          label: own ? `${own.businessKey ?? ''} ${own.name ?? own.elementId}`.trim() : id,
+        };
+      });
       const { variables = {}, result } = request.body;
       await engine.completeMany(
         actor,

@@ -130,8 +130,9 @@ export function specimenProcesses(kernel: Kernel): HookRegistration {
 
 /** A completed task of a specimen's process is a step of the specimen's history: who, when, which task, what result. */
 export async function recordTaskOnSpecimen(kernel: Kernel, actor: AuthUser, task: TaskRow, result: string | undefined) {
-  const instance = await getInstance(kernel.db, task.instanceId);
-  const barcode = instance?.businessKey;
+  // The task may come with its instance's business key (read with it): else the instance is read.
+  const barcode =
+    task.businessKey !== undefined ? task.businessKey : (await getInstance(kernel.db, task.instanceId))?.businessKey;
   if (!barcode) return;
   const [specimen] = await kernel.records.find(kernel.db, 'specimen', task.orgId, { barcode: [barcode] });
   if (!specimen) return;

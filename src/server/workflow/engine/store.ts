@@ -123,6 +123,13 @@ export const lockTask = (tx: Queryable, id: string) =>
   one<TaskRow>(tx, `select ${TASK} from workflow_task t where t.id = $1 for update`, [id]);
 export const getTask = (db: Queryable, id: string) =>
   one<TaskRow>(db, `select ${TASK} from workflow_task t where t.id = $1`, [id]);
+/** Tasks by id with their instance's process and business key (to name them), in one statement. */
+export const tasksWithKeys = (db: Queryable, ids: string[]) =>
+  db.query<TaskRow>(
+    `select ${TASK}, i.process_key as "processKey", i.business_key as "businessKey"
+       from workflow_task t join process_instance i on i.id = t.instance_id where t.id = any($1::text[])`,
+    [ids],
+  );
 export const activeTasks = (tx: Queryable, instanceId: string) =>
   tx.query<TaskRow>(`select ${TASK} from workflow_task t where t.instance_id = $1 and t.status = 'active'`, [
     instanceId,
