@@ -151,10 +151,13 @@ describe('tubes collected together', () => {
     await select(b);
     await select(c);
     const button = page.getByRole('button', { name: '批量采集' });
+    // Said on the button's tooltip, and beside the buttons for a screen without a pointer.
     await page.locator(`span[title="${b}：当前状态不能执行「批量采集」"]`).waitFor();
+    await page.locator('.screen-batch-hint').getByText(`${b}：当前状态不能执行「批量采集」`).waitFor();
     expect(await button.isDisabled()).toBe(true);
     await rowOf(page, b).locator('.ant-table-selection-column input').uncheck();
     await button.and(page.locator(':enabled')).waitFor();
+    expect(await page.locator('.screen-batch-hint').count()).toBe(0);
     // Collected at another desk meanwhile, though this list still shows it registered: the server
     // names it, and nothing is done.
     const collectedElsewhere = (await editor.get<{ records: { id: number }[] }>(`/api/resources/specimen?barcode=${c}`))

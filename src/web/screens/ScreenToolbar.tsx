@@ -72,6 +72,8 @@ export function ScreenToolbar(props: Props) {
     const title = screen.resource.titleField ? String(row[screen.resource.titleField] ?? '') : '';
     return t('screen.batchNotFor', { row: title || `#${row.id}`, action: batchLabel(a) });
   };
+  const reasons = new Map(batch.map((a) => [a, notFor(a)]));
+  const hint = [...reasons.values()].find((r) => r !== undefined);
   return (
     <Space className="screen-toolbar" wrap>
       {toolbar.map((a) =>
@@ -97,7 +99,7 @@ export function ScreenToolbar(props: Props) {
       )}
       <PublicDataActions screen={screen} basic={basic} selected={selected} records={records} onDone={on.reload} />
       {batch.map((a) => {
-        const reason = notFor(a);
+        const reason = reasons.get(a);
         const state = a.kind === 'command' ? commandState(a, 'batch') : { loading: false, disabled: false };
         // A disabled button takes no pointer events: its wrapper carries the reason's tooltip.
         return (
@@ -114,6 +116,12 @@ export function ScreenToolbar(props: Props) {
           </span>
         );
       })}
+      {/* Said beside the buttons too: a tooltip needs a pointer, and a tablet at the bench has none. */}
+      {hint && (
+        <span className="screen-batch-hint" role="status">
+          {hint}
+        </span>
+      )}
     </Space>
   );
 }
