@@ -16,7 +16,7 @@ import { screenColumns } from './columns';
 import { dataProvider, type ScreenRecord } from './dataProvider';
 import { FilterBar } from './FilterBar';
 import { useListFit } from './fit/useListFit';
-import { commandKey, useCommandRunner } from './list/useCommandRunner';
+import { commandKey, isBatchKey, useCommandRunner } from './list/useCommandRunner';
 import { useConfirmDelete } from './list/useConfirmDelete';
 import { useImportExport } from './list/useImportExport';
 import { useListController, type ListController } from './list/useListController';
@@ -80,7 +80,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const actions = useScreenActions(screen, basic);
   const editor = useSave<{ mode: DialogMode; record?: ScreenRecord }>(list.reload);
   // The rows a batch command was run on are done with: their ticks go (their state may no longer take it).
-  const commands = useCommandRunner(screen, list, (key) => key.startsWith('batch:') && selection.clear());
+  const commands = useCommandRunner(screen, list, (key) => isBatchKey(key) && selection.clear());
   const files = useImportExport(screen, list);
   const confirmDelete = useConfirmDelete({
     remove: (ids: number[]) => dataProvider.deleteMany(screen, ids),

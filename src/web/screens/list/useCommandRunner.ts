@@ -24,6 +24,9 @@ export function commandKey(scope: 'toolbar' | 'row' | 'batch', action: ActionDef
   return `${scope}:${action.name ?? action.endpoint}:${id ?? ''}`;
 }
 
+/** Whether a button's key (commandKey) is a batch button's. */
+export const isBatchKey = (key: string) => key.startsWith('batch:');
+
 /** The list's filters and sort, not its page: a toolbar command works on the whole list. */
 function listQueryOf(params: ListParams): Record<string, string> {
   return Object.fromEntries(Object.entries(queryOf(params)).filter(([k]) => k !== 'page' && k !== 'size'));
