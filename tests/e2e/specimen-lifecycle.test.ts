@@ -128,6 +128,56 @@ describe('a specimen rejected at the bench', () => {
   });
 });
 
+describe('tubes received as they are scanned', () => {
+  it('receives each scanned tube with 扫码即接收 on, tallying what it received and what it could not and why; the switch is remembered', async () => {
+    const [first, second] = (await enterSpecimens(editor, 2, { patientName: '扫码接收' })) as [string, string];
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/frontInpuit/accept');
+    const toggle = page.getByRole('switch', { name: '扫码即接收' });
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+
+    // A scanner is quick: the second tube comes before the first is received; each is, in turn.
+    const input = page.locator('.screen-scan input');
+    const beep = async (code: string) => {
+      await input.fill(code);
+      await input.press('Enter');
+    };
+    await beep(first);
+    await beep(second);
+    const tally = page.getByRole('log', { name: '扫描记录' });
+    await tally.locator('li.scan-done').nth(1).waitFor();
+    await rowOf(page, second).getByText('已接收').waitFor();
+    // A tube scanned twice is not received twice; a code of no tube is said so.
+    await beep(first);
+    await tally.locator('li.scan-refused').filter({ hasText: first }).getByText('当前状态不能执行「接收」').waitFor();
+    await beep('0000000000');
+    await tally.getByText('未找到条码 0000000000').waitFor();
+    await page.getByText('本次扫描 4 管：接收 2，未能接收 2').waitFor();
+    expect(await tally.locator('li.scan-done').allInnerTexts()).toEqual([
+      expect.stringContaining(second),
+      expect.stringContaining(first),
+    ]);
+
+    // Received by the signed-in user, when the scan came: the server's stamps, once each.
+    for (const barcode of [first, second]) {
+      const found = await admin.get<{ records: Record<string, unknown>[] }>(
+        `/api/resources/specimen?barcode=${barcode}`,
+      );
+      const specimen = found.body.resultObject.records[0]!;
+      expect(specimen).toMatchObject({ status: 'received', receiver: '系统管理员' });
+      const events = (await admin.get<{ name: string }[]>(`/api/resources/specimen/${String(specimen.id)}/events`)).body
+        .resultObject;
+      expect(events.filter((e) => e.name === 'receive')).toHaveLength(1);
+    }
+
+    // The desk finds its switch as it left it.
+    await page.reload();
+    await expect.poll(() => page.getByRole('switch', { name: '扫码即接收' }).getAttribute('aria-checked')).toBe('true');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
 describe('tubes collected together', () => {
   it('collects the selected rows in one step; with a collected one among them it is not offered, or refused when the list is older than the record', async () => {
     const barcodes = await enterSpecimens(editor, 3, { patientName: '批量采集' });

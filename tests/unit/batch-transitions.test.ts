@@ -39,6 +39,7 @@ describe('a transition in the batch bar', () => {
     const served = servedScreen(tubes, tubes);
     expect(served.actions?.batch?.[0]).toEqual({
       kind: 'command',
+      name: 'reject',
       label: label('批量拒收'),
       endpoint: '/api/resources/tube/transitions/reject',
       method: 'POST',
@@ -61,6 +62,34 @@ describe('a transition in the batch bar', () => {
     const unknown = { ...tubes, actions: { batch: [{ kind: 'transition' as const, name: 'archive' }] } };
     expect(transitionActionProblems(unknown, tubes)).toEqual([
       { path: '/actions/batch/0/name', message: 'no transition "archive"' },
+    ]);
+  });
+});
+
+describe('the action a scanner desk runs on each scan', () => {
+  const desk = (action: string, row = tubes.actions!.row!) => ({
+    ...tubes,
+    list: { scan: { field: 'status', action } },
+    actions: { row },
+  });
+
+  it('is a row action that asks for nothing', () => {
+    expect(transitionActionProblems(desk('receive'), tubes)).toEqual([]);
+    expect(servedScreen(desk('receive'), tubes).actions?.row?.[0]).toMatchObject({ kind: 'command', name: 'receive' });
+  });
+
+  it('is refused when the screen has no such row action, or when it asks for input or a confirmation', () => {
+    const where = '/list/scan/action';
+    expect(transitionActionProblems(desk('archive'), tubes)).toEqual([
+      { path: where, message: 'no row transition or command "archive"' },
+    ]);
+    const rejecting = desk('reject', [{ kind: 'transition', name: 'reject' }]);
+    expect(transitionActionProblems(rejecting, tubes)).toEqual([
+      { path: where, message: '"reject" asks for input or confirmation: it cannot run on a scan' },
+    ]);
+    const confirming = desk('receive', [{ kind: 'transition', name: 'receive', confirm: label('确定接收？') }]);
+    expect(transitionActionProblems(confirming, tubes)).toEqual([
+      { path: where, message: '"receive" asks for input or confirmation: it cannot run on a scan' },
     ]);
   });
 });

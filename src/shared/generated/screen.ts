@@ -389,6 +389,10 @@ export interface ListDef {
    */
   scan?: {
     field: string;
+    /**
+     * A row action of the screen (the name of its transition, or of its command) that the desk may run on each tube as it is scanned: a switch beside the scanner input turns this on (remembered per user), and each scan then runs the action on the record whose field equals the code, with a tally of this desk's scans (done, refused and why). The action must ask for no input and no confirmation.
+     */
+    action?: string;
   };
   /**
    * Indexes for the list's usual combination of filters: each one on the fields filtered by equality, in order, then the sort field, so a page of the work list reads only its own rows however many records there are. Single-field indexes come from a field's `index`.
@@ -454,7 +458,7 @@ export interface ActionDef {
    */
   kind: 'create' | 'edit' | 'view' | 'delete' | 'export' | 'import' | 'command' | 'transition' | 'history';
   /**
-   * Name of a command (kind command): a command registered by this name in TypeScript (src/web/screens/commands.ts) runs instead of the endpoint call. For kind transition: the name of a transition of the resource's lifecycle; it becomes a command calling it, with the transition's fields: a row action shown on rows in a state it leaves, a batch action run once for the selected rows (all or none), offered while each of them is in a state it leaves (else disabled, naming the first that is not).
+   * Name of a command (kind command): a command registered by this name in TypeScript (src/web/screens/commands.ts) runs instead of the endpoint call. For kind transition: the name of a transition of the resource's lifecycle; it becomes a command calling it (keeping this name), with the transition's fields: a row action shown on rows in a state it leaves, a batch action run once for the selected rows (all or none), offered while each of them is in a state it leaves (else disabled, naming the first that is not).
    */
   name?: string;
   label?: LocalizedText;

@@ -19,9 +19,10 @@ import { useListFit } from './fit/useListFit';
 import { commandKey, isBatchKey, useCommandRunner } from './list/useCommandRunner';
 import { useConfirmDelete } from './list/useConfirmDelete';
 import { useImportExport } from './list/useImportExport';
-import { useListController, type ListController } from './list/useListController';
+import { useListController } from './list/useListController';
 import { useLinkFilters } from './list/useLinkFilters';
 import { useSave } from './list/useSave';
+import { useScanDesk } from './list/useScanDesk';
 import { useSelection } from './list/useSelection';
 import type { RowItem } from './RowActions';
 import { ScanBar } from './ScanBar';
@@ -100,7 +101,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
   const pageRef = useRef<HTMLDivElement>(null);
   const layout = useTableLayout(pageRef);
   const [history, setHistory] = useState<ScreenRecord>();
-  const scanned = useScanned(screen, list);
+  const desk = useScanDesk(screen, list, actions.row);
   const sheet = useWorksheet(screen, list.reload);
   /** A worksheet with a grid opens as the grid (specimens × items); the list stays a click away for signing. */
   const [gridView, setGridView] = useState(Boolean(screen.list?.worksheet?.grid));
@@ -186,7 +187,9 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       onPointerOver={preloadDialogs}
       onFocus={preloadDialogs}
     >
-      {screen.list?.scan && <ScanBar onScan={scanned} />}
+      {screen.list?.scan && (
+        <ScanBar onScan={desk.onScan} act={desk.actSwitch} tally={desk.tally} onClearTally={desk.clearTally} />
+      )}
       <FilterBar screen={screen} onApply={list.setFilters} values={linked} />
       <div className="screen-toolbar-row">
         <ScreenToolbar
@@ -257,26 +260,6 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
       </Suspense>
     </div>
   );
-}
-
-/**
- * A scanned code filters the list by the scan field; when the answer holds no record, the user is told
- * at once (a bench works by ear and eye, not by reading an empty table).
- */
-function useScanned(screen: ScreenSchema, list: ListController) {
-  const t = useT();
-  // The code waiting for its answer; told once, then forgotten.
-  const waiting = useRef<string>(undefined);
-  useEffect(() => {
-    const code = waiting.current;
-    if (code === undefined || list.loading) return;
-    waiting.current = undefined;
-    if (list.records.length === 0) notify.warning(t('screen.scanNone', { code }));
-  }, [list.loading, list.records, t]);
-  return (code: string) => {
-    waiting.current = code;
-    list.setFilters({ [screen.list!.scan!.field]: code });
-  };
 }
 
 /**

@@ -38,6 +38,8 @@ function transitionCommand(
   if (transition.signature) asked.push(signatureField());
   const command: ActionDef = {
     kind: 'command',
+    // Kept: a scanner desk names the row action it runs on each scan (list.scan.action).
+    name: transition.name,
     label: action.label ?? transition.label,
     endpoint: `/api/resources/${screen.resource.name}/{id}/transitions/${transition.name}`,
     method: 'POST',

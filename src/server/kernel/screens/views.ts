@@ -52,5 +52,23 @@ export function transitionActionProblems(
       if (!known) problems.push({ path: `${where}/name`, message: `no transition "${action.name ?? ''}"` });
     });
   }
-  return problems;
+  return [...problems, ...scanActionProblems(screen, owner)];
+}
+
+/**
+ * The action a desk runs on each scanned tube is one of the screen's row actions, and runs on the scan
+ * alone: nothing to type, nothing to confirm (a scanner does not answer a dialog).
+ */
+function scanActionProblems(screen: ScreenSchema, owner: ScreenSchema): { path: string; message: string }[] {
+  const name = screen.list?.scan?.action;
+  if (name === undefined) return [];
+  const where = '/list/scan/action';
+  const action = screen.actions?.row?.find((a) => (a.kind === 'transition' || a.kind === 'command') && a.name === name);
+  if (!action) return [{ path: where, message: `no row transition or command "${name}"` }];
+  const transition = owner.resource.lifecycle?.transitions.find((t) => t.name === name);
+  const asks =
+    action.confirm !== undefined ||
+    (action.fields?.length ?? 0) > 0 ||
+    (action.kind === 'transition' && ((transition?.requires?.length ?? 0) > 0 || transition?.signature === true));
+  return asks ? [{ path: where, message: `"${name}" asks for input or confirmation: it cannot run on a scan` }] : [];
 }
