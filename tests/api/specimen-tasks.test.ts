@@ -137,7 +137,10 @@ describe('tasks completed together (批量办理)', () => {
       expect((await tasksOf(b)).map((t) => t.name)).toEqual(['复检']);
       const events = (await admin.get<RecordEvent[]>(`/api/resources/specimen/${(await specimen(b)).id}/events`)).body
         .resultObject;
-      expect(events.filter((e) => e.kind === 'task').map((e) => e.name)).toEqual(['检验']);
+      // Each task a step of its specimen's history: which task, who, with the result the batch gave.
+      expect(events.filter((e) => e.kind === 'task').map((e) => [e.name, e.actorName, e.details.result])).toEqual([
+        ['检验', '系统管理员', 'pass'],
+      ]);
     }
   });
 

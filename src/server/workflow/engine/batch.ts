@@ -4,7 +4,7 @@ import { badRequest, okMessage } from '../../kernel/http/envelope.js';
 import { actorOf, callerOf } from '../../kernel/http/request.js';
 import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
 import { engineOf } from './engineOf.js';
-import { recordTaskOnSpecimen, specimenTaskStep } from './specimen.js';
+import { recordTasksOnSpecimens, specimenTaskStep } from './specimen.js';
 import { tasksWithKeys } from './store.js';
 
 const batchBody = {
@@ -51,9 +51,9 @@ export function batchCompleteRoute(app: FastifyInstance, ctx: Kernel) {
         request.locale,
         specimenTaskStep(ctx, callerOf(request)),
       );
-      for (const { row } of tasks)
-        // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
-        if (row && !row.owner) await recordTaskOnSpecimen(ctx, actor, row, undefined);
+      // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
+      const completed = tasks.flatMap(({ row }) => (row && !row.owner ? [row] : []));
+      await recordTasksOnSpecimens(ctx, actor, completed, result);
       await tellDashboards(ctx.push, actor.orgId);
       return okMessage(request, 'workflow.batchCompleted', { completed: tasks.length }, { n: tasks.length });
     },

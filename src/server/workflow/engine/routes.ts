@@ -8,7 +8,7 @@ import { manageRoutes } from './manageRoutes.js';
 import { rollbackChoices } from './rollback.js';
 import { mayHandle, taskFormPage, type WorkflowEngine } from './service.js';
 import { engineOf } from './engineOf.js';
-import { recordTaskOnSpecimen, specimenTaskStep, taskSteps, withSpecimens } from './specimen.js';
+import { recordTasksOnSpecimens, specimenTaskStep, taskSteps, withSpecimens } from './specimen.js';
 import { getInstance, getTask, groupsOf, historyOf, OPEN_FOR_USER, TASK, type TaskRow } from './store.js';
 import { tellDashboards } from '../../kernel/dashboard/dashboard.js';
 import { textIdParams } from '../../kernel/http/input.js';
@@ -244,7 +244,7 @@ export async function workflowEngineRoutes(app: FastifyInstance, ctx: Kernel) {
       await engine.complete(actorOf(request), request.params.taskId, input, request.locale, step);
       // A delegate's completion hands the task back to its owner: the specimen has seen no step yet.
       if (task?.owner && !input.result?.startsWith('rollback_')) return okMessage(request, 'workflow.resolved', null);
-      if (task) await recordTaskOnSpecimen(ctx, actorOf(request), task, input.result);
+      if (task) await recordTasksOnSpecimens(ctx, actorOf(request), [task], input.result);
       await tellDashboards(ctx.push, actorOf(request).orgId);
       return okMessage(
         request,
