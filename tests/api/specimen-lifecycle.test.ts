@@ -6,7 +6,7 @@ import { prepareZXingModule, readBarcodes } from 'zxing-wasm/reader';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { pdfText } from '../support/pdfText';
-import type { RecordEvent } from '../../src/shared/lifecycle/events';
+import type { RecordEvent, ShownEvent } from '../../src/shared/lifecycle/events';
 
 /** One specimen from entry on: its issued barcode, its lifecycle enforced by the server, its history. */
 type Specimen = Record<string, unknown> & { id: number; version: number; barcode: string; status: string };
@@ -171,6 +171,11 @@ describe('transitions', () => {
       ['collect', 'registered', 'collected', '王检验'],
       ['reject', 'collected', 'rejected', '王检验'],
     ]);
+    // What the step was given, as a user reads it: the reason chosen, by its name in the dictionary.
+    const reasonName = (await admin.get<{ name: string }>(`/api/resources/abnormalSampleType/${reason}`)).body
+      .resultObject.name;
+    expect((transitions.at(-1) as ShownEvent).inputs).toEqual([{ label: '拒收原因', value: reasonName }]);
+    expect((transitions[1] as ShownEvent).inputs).toBeUndefined();
     // The rejection is an unqualified specimen of its own page.
     const unqualified = (
       await admin.get<Page<{ barcode: string; handling: string; foundBy: string }>>(

@@ -210,6 +210,31 @@ describe("a specimen's end short of a report", () => {
       expect.arrayContaining([(await instanceOf(rejected!))[0]!.id, (await instanceOf(cancelled!))[0]!.id]),
     );
   });
+
+  it('starts its process again when a cancelled specimen is reinstated: its tasks are back in the work list', async () => {
+    // The workflow manager counts the model's instances still running: an ended one is not.
+    const running = async () =>
+      (
+        await admin.get<{ key: string; version: number; running: number }[]>('/api/workflow/deployments')
+      ).body.resultObject.find((d) => d.key === 'specimen_testing')!.running;
+    const [barcode] = await enterSpecimens(admin, 1);
+    const id = (await specimen(barcode!)).id;
+    const before = await running();
+    const cancel = await admin.post(`/api/resources/specimen/${id}/transitions/cancel`, { cancelReason: '误取消' });
+    expect(cancel.status, JSON.stringify(cancel.body)).toBe(200);
+    expect(await tasksOf(barcode!)).toEqual([]);
+    expect(await running()).toBe(before - 1);
+    const reinstate = await admin.post(`/api/resources/specimen/${id}/transitions/reinstate`, {
+      reinstateReason: '医生确认继续检验',
+    });
+    expect(reinstate.status, JSON.stringify(reinstate.body)).toBe(200);
+    expect((await tasksOf(barcode!)).map((t) => t.name)).toEqual(['检验']);
+    const instances = await instanceOf(barcode!);
+    expect(instances.map((i) => i.status).sort()).toEqual(['running', 'terminated']);
+    expect(await running()).toBe(before);
+    const history = (await admin.get<RecordEvent[]>(`/api/resources/specimen/${id}/events`)).body.resultObject;
+    expect(history.filter((e) => e.kind === 'workflow').map((e) => e.name)).toEqual(['started', 'started']);
+  });
 });
 
 describe('a task of its own process that rejects the specimen', () => {

@@ -128,6 +128,34 @@ describe('a specimen rejected at the bench', () => {
   });
 });
 
+describe('a request cancelled by mistake', () => {
+  it('is reinstated at the front desk with its reason, back to the state it was cancelled from', async () => {
+    const [barcode] = (await enterSpecimens(editor, 1, { patientName: '误取消' })) as [string];
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'editor', DEMO_PASSWORD, '/laboratoryManager/permission/frontEntry');
+    const row = rowOf(page, barcode);
+    const step = async (action: string, field: string, text: string) => {
+      await row.getByRole('button', { name: action }).click();
+      const dialog = page.locator('.command-dialog');
+      await dialog.locator(`#root_${field}`).fill(text);
+      await dialog.getByRole('button', { name: /确\s*定/ }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+    await step('取消', 'cancelReason', '患者未到');
+    await row.getByText('已取消').waitFor();
+    // Only a cancelled request offers 恢复; it asks why.
+    await step('恢复', 'reinstateReason', '误取消，患者已到');
+    await row.getByText('已登记').waitFor();
+    expect(await row.getByRole('button', { name: '恢复' }).count()).toBe(0);
+    await row.getByRole('button', { name: '履历' }).click();
+    // The timeline says what each step was given.
+    const steps = page.locator('.record-history .record-event[data-kind=transition]');
+    await steps.filter({ hasText: '恢复' }).getByText('恢复原因：误取消，患者已到').waitFor();
+    await steps.filter({ hasText: '已登记 → 已取消' }).getByText('取消原因：患者未到').waitFor();
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
 describe('tubes received as they are scanned', () => {
   it('receives each scanned tube with 扫码即接收 on, tallying what it received and what it could not and why; the switch is remembered', async () => {
     const [first, second] = (await enterSpecimens(editor, 2, { patientName: '扫码接收' })) as [string, string];

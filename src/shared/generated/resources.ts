@@ -1449,6 +1449,15 @@ export interface SpecimenRecord {
    */
   cancelReason?: string | null;
   /**
+   * Why a cancelled request was reinstated (cancelled by mistake, say); the specimen returns to the state it was in before, is charged again and its process starts again.
+   */
+  reinstateReason?: string | null;
+  /**
+   * Who reinstated the request: the signed-in user who ran 恢复.
+   */
+  reinstatedBy?: string | null;
+  reinstatedAt?: string | null;
+  /**
    * Anything staff should know about this record.
    */
   remark?: string | null;

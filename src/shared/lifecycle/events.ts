@@ -14,5 +14,13 @@ export interface RecordEvent {
   details: Record<string, unknown>;
 }
 
-/** A step as the history call answers it: with its names in the caller's language. */
-export type ShownEvent = RecordEvent & { label?: string; fromLabel?: string | null; toLabel?: string | null };
+/**
+ * A step as the history call answers it: with its names in the caller's language, and what the step
+ * was given (its required fields: a reason) as the user reads it.
+ */
+export type ShownEvent = RecordEvent & {
+  label?: string;
+  fromLabel?: string | null;
+  toLabel?: string | null;
+  inputs?: { label: string; value: string }[];
+};

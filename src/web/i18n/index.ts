@@ -110,6 +110,7 @@ const ui = {
   'event.workflow.notStarted': { 'zh-CN': '未启动流程', 'en-US': 'Process not started' },
   'event.print': { 'zh-CN': '打印标签', 'en-US': 'Label printed' },
   'event.task': { 'zh-CN': '完成任务', 'en-US': 'Task completed' },
+  'event.input': { 'zh-CN': '{label}：{value}', 'en-US': '{label}: {value}' },
   'screen.deleteFailed': { 'zh-CN': '删除失败', 'en-US': 'Delete failed' },
   'screen.deleteCancelled': { 'zh-CN': '已取消删除', 'en-US': 'Delete cancelled' },
   'screen.created': { 'zh-CN': '新增成功', 'en-US': 'Added' },

@@ -15,13 +15,14 @@ function title(e: ShownEvent, t: ReturnType<typeof useT>): string {
   return e.label ?? e.name;
 }
 
-/** Why, where and what else: the reason given, the handover, the process, the result. */
-function detail(e: ShownEvent): string {
+/** Why, where and what else: what the step was given (a reason), the handover, the process, the result. */
+function detail(e: ShownEvent, t: ReturnType<typeof useT>): string {
   const d = e.details;
-  return ['handoverNo', 'processName', 'reason', 'result', 'cancelReason']
+  const given = (e.inputs ?? []).map((input) => t('event.input', input));
+  const told = ['handoverNo', 'processName', 'reason', 'result']
     .map((k) => d[k])
-    .filter((v) => typeof v === 'string' && v !== '')
-    .join(' · ');
+    .filter((v): v is string => typeof v === 'string' && v !== '');
+  return [...given, ...told].join(' · ');
 }
 
 /**
@@ -72,7 +73,7 @@ export function HistoryDrawer({
                   </Typography.Text>
                 )}
                 <div>{[new Date(e.at).toLocaleString(), e.actorName, e.orgName].filter(Boolean).join(' · ')}</div>
-                {detail(e) && <Typography.Text type="secondary">{detail(e)}</Typography.Text>}
+                {detail(e, t) && <Typography.Text type="secondary">{detail(e, t)}</Typography.Text>}
               </div>
             ),
           }))}

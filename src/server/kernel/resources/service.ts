@@ -6,6 +6,7 @@ import { isEmpty, matches, type RecordValues } from '../../../shared/screens/pre
 import { screenMessage, type ScreenMessageKey } from '../../../shared/screens/messages.js';
 import { refusal, transitionOf, type LifecycleDef, type TransitionDef } from '../../../shared/lifecycle/lifecycle.js';
 import { hasRole } from '../../../shared/access/can.js';
+import { givenInputs } from './givenInputs.js';
 import { issuedValues, stampOf } from './issued.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
 import { afterCommit } from '../db/afterCommit.js';
@@ -682,11 +683,13 @@ export class ResourceService {
     const lifecycle = owner.resource.lifecycle;
     const state = (value: string | null) =>
       value && lifecycle && stateLabel(owner, lifecycle.field, value, caller.locale);
+    const given = await givenInputs(this.db, owner, row.orgId, events, caller.locale);
     return events.map((e) => ({
       ...e,
       label: (e.kind === 'transition' && lifecycle && transitionOf(lifecycle, e.name)?.label[caller.locale]) || e.name,
       fromLabel: state(e.fromState) || e.fromState,
       toLabel: state(e.toState) || e.toState,
+      ...(given.has(e.id) && { inputs: given.get(e.id) }),
     }));
   }
 

@@ -27,7 +27,7 @@ export function listDeployments(db: Queryable, orgId: number, key?: string): Pro
   return db.query<DeploymentRow>(
     `select d.id, d.key, d.name, d.version, d.org_id as "orgId", o.name as "orgName", m.category, d.deployed_at as "deployedAt",
             u.user_name as "deployedBy",
-            (select count(*)::int from process_instance i where i.deployment_id = d.id and i.status <> 'completed') as running,
+            (select count(*)::int from process_instance i where i.deployment_id = d.id and i.status in ('running', 'suspended')) as running,
             coalesce((select json_agg(json_build_object('elementId', c.element_id, 'kind', c.kind, 'name', c.name,
                                                         'dueAt', c.due_at, 'fired', c.fired) order by c.element_id)
                         from workflow_catch c where c.instance_id is null and c.deployment_id = d.id), '[]'::json) as starts

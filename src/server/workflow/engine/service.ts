@@ -527,7 +527,8 @@ export class WorkflowEngine {
           orgId,
         ]);
         const running = await step.tx.query(
-          `select 1 from process_instance where org_id = $1 and business_key = $2 and status <> 'completed' and parent_id is null`,
+          // Running or suspended: one completed or terminated (its specimen cancelled, then reinstated) is over.
+          `select 1 from process_instance where org_id = $1 and business_key = $2 and status in ('running', 'suspended') and parent_id is null`,
           [orgId, businessKey],
         );
         if (running.length > 0) throw conflict('workflow.alreadyRunning');

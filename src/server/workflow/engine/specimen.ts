@@ -51,6 +51,8 @@ async function categoryOf(db: Queryable, records: RecordStore, orgId: number, pu
 
 /** The specimen's steps after which it has no further work (its lifecycle's ends short of a report). */
 const ENDING_STEPS = new Set(['reject', 'cancel']);
+/** The steps that give a cancelled specimen its work back: its process starts again, as at its entry. */
+const REOPENING_STEPS = new Set(['reinstate']);
 
 export async function startForSpecimen(
   db: Queryable,
@@ -89,7 +91,7 @@ export async function startForSpecimen(
  * Every new specimen starts its process once its entry is committed (the engine runs transactions of
  * its own). Entry never fails for it: a specimen whose category has no deployed model, or none at all,
  * says so in its history, and can be started by hand later (启动流程). A specimen rejected or cancelled
- * ends its process in the same step, so its tasks leave the work lists.
+ * ends its process in the same step, so its tasks leave the work lists; one reinstated starts anew.
  */
 export function specimenProcesses(kernel: Kernel): HookRegistration {
   return {
@@ -104,7 +106,8 @@ export function specimenProcesses(kernel: Kernel): HookRegistration {
             await terminateByBusinessKey(ctx.tx, row.orgId, barcode, ctx.actor.id);
           return;
         }
-        if (ctx.via !== 'create' && ctx.via !== 'import') return;
+        const reopened = ctx.transition !== undefined && REOPENING_STEPS.has(ctx.transition);
+        if (ctx.via !== 'create' && ctx.via !== 'import' && !reopened) return;
         const { actor, locale } = ctx;
         ctx.afterCommit(async () => {
           const event = {
