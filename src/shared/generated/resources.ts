@@ -1376,7 +1376,7 @@ export interface SpecimenRecord {
    */
   collector?: string | null;
   /**
-   * Where the specimen is in its lifecycle; changed only by its transitions (collect, send, receive, reject, test, review, report, cancel).
+   * Where the specimen is in its lifecycle; changed only by its transitions (collect, send, receive, reject, test, review, report, cancel, reinstate).
    */
   status?:
     | (
