@@ -41,7 +41,7 @@ beforeAll(async () => {
     roleIds: [editorRole.id],
   });
   expect(created.status, JSON.stringify(created.body)).toBe(200);
-  await registerSpecimens(45);
+  await registerSpecimens(50);
 });
 afterAll(() => server?.dispose());
 
@@ -314,6 +314,37 @@ describe("confirming receipt with the receiver's own account (spec 7.2 confirmRe
       before: { status: 'open' },
       after: { status: 'discrepancy', receivedByAccount: RECEIVER.account },
     });
+  });
+
+  it('with the box scanned tube by tube, takes what is missing and extra from the scans, not from what is typed', async () => {
+    const [a, b, c, d] = codes(4) as [string, string, string, string];
+    const h = await newHandover(admin, [a, b, c]);
+    // Scans and a typed missing tube: the scans say what is missing; refused, nothing changed.
+    const both = await confirm(admin, h.id, { ...asReceiver, scanned: `${a}\n${b}`, missing: c });
+    expect([both.status, both.body.resultMessage]).toEqual([
+      400,
+      '已逐管扫描箱内标本时，缺失和多出的条码由扫描得出，无需另行填写',
+    ]);
+    expect(await read(h.id)).toMatchObject({ status: 'open', version: h.version });
+    // a scanned; b seen leaking (damaged, so it arrived); c never scanned; d scanned, on no slip.
+    const res = await confirm(admin, h.id, { ...asReceiver, scanned: `${a}\n${d}`, damaged: b });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.resultObject).toMatchObject({
+      status: 'discrepancy',
+      discrepancy: `缺失：${c}；破损：${b}；多出：${d}`,
+    });
+    expect(Object.fromEntries((await linesOf(h.id)).map((l) => [l.barcode, l.checkResult]))).toEqual({
+      [a]: 'ok',
+      [b]: 'damaged',
+      [c]: 'missing',
+      [d]: 'extra',
+    });
+    // Every tube of a box scanned: received, nothing to report.
+    const [e, f] = codes(2) as [string, string];
+    const whole = await newHandover(admin, [e, f]);
+    const all = await confirm(admin, whole.id, { ...asReceiver, scanned: `${f} ${e}` });
+    expect(all.body.resultObject).toMatchObject({ status: 'received' });
+    expect(all.body.resultObject.discrepancy).toBeUndefined();
   });
 
   it('is refused to the person who handed over, to a user of another lab, and for a group it is not addressed to', async () => {

@@ -102,3 +102,57 @@ describe('handover in the browser (spec 7.2)', () => {
     expect(consoleErrors).toEqual(['Failed to load resource: the server responded with a status of 400 (Bad Request)']);
   });
 });
+
+describe('a box received by scanning its tubes', () => {
+  it('shows what is scanned of the slip and what is not, and records the missing and extra tubes from the scans', async () => {
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const [first, second, third, stray] = (await enterSpecimens(admin, 4)) as [string, string, string, string];
+    const created = await admin.post<{ handoverNo: string; id: number }>('/api/resources/handoverRecord', {
+      fromSite: '滨江物流站',
+      toGroup: 'imm',
+      storage: 'cold',
+      barcodes: [first, second, third].join('\n'),
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const { handoverNo: number, id } = created.body.resultObject;
+    const { page, consoleErrors } = await newPage(browser);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
+    const slipRow = page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: number });
+    await slipRow.getByRole('button', { name: '确认接收' }).click();
+    const dialog = confirmDialog(page);
+    await dialog.waitFor();
+    // Typed by hand first, then the box scanned: the scans say what is missing, the typed value is not sent.
+    await dialog.locator('#root_missing').fill(second);
+    const scanner = dialog.locator('#root_scanned');
+    for (const code of [first, third, stray, first]) {
+      await scanner.fill(code);
+      await scanner.press('Enter');
+    }
+    // The dialog stays open through the scanner's Enters, and says what the scans found.
+    const status = dialog.locator('.scan-list-status');
+    await status.getByText(`已扫到 2/3 管 · 未扫到：${second} · ${first} 已扫描过`).waitFor();
+    await dialog.locator('.scan-list-codes .ant-tag-error').getByText(`${stray}（不在清单中）`).waitFor();
+    expect(await dialog.locator('.scan-list-codes .ant-tag').count()).toBe(3);
+    // Missing and extra come from the scans: not asked.
+    for (const label of ['缺失条码', '多出条码'])
+      expect(await dialog.getByText(label, { exact: true }).isVisible()).toBe(false);
+    expect(await dialog.getByText('破损条码', { exact: true }).isVisible()).toBe(true);
+    await page.locator('#root_userAccount').fill('editor');
+    await page.locator('#root_passwd').fill(DEMO_PASSWORD);
+    await dialog.getByRole('button', { name: /确\s*定/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await slipRow.getByText('接收异常').waitFor();
+    const lines = (
+      await admin.get<{ records: { barcode: string; checkResult: string }[] }>(
+        `/api/handover/getSpecimenAimList?recordId=${id}&size=50`,
+      )
+    ).body.resultObject.records;
+    expect(Object.fromEntries(lines.map((l) => [l.barcode, l.checkResult]))).toEqual({
+      [first]: 'ok',
+      [second]: 'missing',
+      [third]: 'ok',
+      [stray]: 'extra',
+    });
+    expect(consoleErrors).toEqual([]);
+  });
+});

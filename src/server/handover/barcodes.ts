@@ -1,3 +1,4 @@
+import { splitCodes } from '../../shared/codes/split.js';
 import { t, type Locale } from '../../shared/i18n/messages.js';
 
 /** A slip holds at most this many specimens (a full transport box is a few hundred). */
@@ -6,17 +7,8 @@ export const MAX_SPECIMENS = 5000;
 /** The barcode rule's alphabet (Code128 as printed by the barcode rules): letters, digits and -. */
 const BARCODE = /^[A-Za-z0-9-]{1,30}$/;
 
-/**
- * Barcodes as a scanner types them: one per line; commas, semicolons or spaces separate too, so a
- * list pasted from a spreadsheet or a message works as well.
- */
-export function splitBarcodes(text: unknown): string[] {
-  if (typeof text !== 'string') return [];
-  return text
-    .split(/[\s,;，；、]+/u)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+/** Barcodes as a scanner types them (one per line, or separated by commas, semicolons or spaces). */
+export const splitBarcodes = splitCodes;
 
 /** What is wrong with a list of barcodes, in the caller's words; undefined when nothing is. */
 export function barcodeProblem(barcodes: readonly string[], locale: Locale, required = true): string | undefined {

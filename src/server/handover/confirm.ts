@@ -20,6 +20,11 @@ export interface Receipt {
   missing: string[];
   damaged: string[];
   extra: string[];
+  /**
+   * The tubes found in the box, scanned one by one: given, the server derives what is missing (on the
+   * slip, not scanned) and extra (scanned, on no slip) instead of being told.
+   */
+  scanned?: string[];
   remark?: string;
   /** The receiving professional group the receiver confirms for (spec 7.2 proGroupName). */
   proGroupName?: string;
@@ -44,6 +49,14 @@ export function readReceipt(input: Record<string, unknown>, locale: Locale): Rec
   }
   const twice = receipt.missing.find((b) => receipt.damaged.includes(b));
   if (twice) throw invalid('damaged', t('handover.barcode.twice', locale, { barcode: twice }));
+  const scanned = splitBarcodes(input.scanned);
+  if (scanned.length > 0) {
+    const problem = barcodeProblem(scanned, locale, false);
+    if (problem) throw invalid('scanned', problem);
+    const told = receipt.missing.length > 0 ? 'missing' : receipt.extra.length > 0 ? 'extra' : undefined;
+    if (told) throw invalid(told, t('handover.scanned.derived', locale));
+    receipt.scanned = scanned;
+  }
   if (typeof input.remark === 'string' && input.remark.trim()) {
     if (input.remark.length > 500) throw invalid('remark', `${t('common.invalid', locale)}: remark (≤ 500)`);
     receipt.remark = input.remark.trim();
@@ -84,8 +97,24 @@ interface Plan {
   found: Record<'missing' | 'damaged' | 'extra', string[]>;
 }
 
+/**
+ * What the scans of a box say: the slips' tubes not scanned are missing (a damaged one was seen, so
+ * arrived), the tubes scanned that are on no slip are extra.
+ */
+function fromScans(receipt: Receipt, lines: HandoverLine[]): Receipt {
+  if (!receipt.scanned) return receipt;
+  const arrived = new Set([...receipt.scanned, ...receipt.damaged]);
+  const onSlips = new Set(lines.map((l) => String(l.data.barcode)));
+  return {
+    ...receipt,
+    missing: [...onSlips].filter((b) => !arrived.has(b)),
+    extra: receipt.scanned.filter((b) => !onSlips.has(b)),
+  };
+}
+
 /** Which handover each reported barcode belongs to; a barcode on none of them (or extra on one) is refused. */
-function planReceipt(records: Handover[], lines: HandoverLine[], receipt: Receipt, locale: Locale): Plan[] {
+function planReceipt(records: Handover[], lines: HandoverLine[], told: Receipt, locale: Locale): Plan[] {
+  const receipt = fromScans(told, lines);
   const plans = records.map((record) => ({
     record,
     lines: lines.filter((l) => l.data.handover === record.id),

@@ -348,6 +348,15 @@ export interface FormDef {
    * Typed but never shown (a password): a masked input.
    */
   secret?: boolean;
+  /**
+   * A scanner's list (a textarea field): each code scanned (the scanner types it and Enter) joins the field's codes, one per line, shown as tags that can be taken off; a code scanned twice is said so and kept once.
+   */
+  scan?: {
+    /**
+     * A field of the record a command runs on that holds the codes expected (a handover's barcodes): each scan is marked as expected or not, and the expected codes not yet scanned are counted and named.
+     */
+    against?: string;
+  };
 }
 export interface CrossFieldRule {
   when?: Predicate;

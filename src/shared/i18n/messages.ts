@@ -275,6 +275,10 @@ export const messages = {
     'zh-CN': '条码 {barcode} 不能同时登记为缺失和破损',
     'en-US': 'Barcode {barcode} cannot be both missing and damaged',
   },
+  'handover.scanned.derived': {
+    'zh-CN': '已逐管扫描箱内标本时，缺失和多出的条码由扫描得出，无需另行填写',
+    'en-US': 'With the box scanned tube by tube, the missing and extra barcodes come from the scans: leave them empty',
+  },
   'handover.extra.oneSlip': {
     'zh-CN': '有多出的标本时请逐单确认接收',
     'en-US': 'With extra specimens, confirm one handover at a time',

@@ -84,6 +84,11 @@ const ui = {
   'screen.historyFailed': { 'zh-CN': '履历加载失败', 'en-US': 'The timeline could not be loaded' },
   'screen.scan': { 'zh-CN': '扫描条码后回车', 'en-US': 'Scan a barcode (Enter)' },
   'screen.scanNone': { 'zh-CN': '未找到条码 {code}', 'en-US': 'No record with barcode {code}' },
+  'scanList.count': { 'zh-CN': '已扫到 {n}/{total} 管', 'en-US': '{n} of {total} scanned' },
+  'scanList.scanned': { 'zh-CN': '已扫描 {n} 管', 'en-US': '{n} scanned' },
+  'scanList.waiting': { 'zh-CN': '未扫到：{codes}', 'en-US': 'not scanned: {codes}' },
+  'scanList.again': { 'zh-CN': '{code} 已扫描过', 'en-US': '{code} was scanned already' },
+  'scanList.stray': { 'zh-CN': '{code}（不在清单中）', 'en-US': '{code} (not on the list)' },
   'screen.scanAct': { 'zh-CN': '扫码即{action}', 'en-US': '{action} on each scan' },
   'screen.scanCount': {
     'zh-CN': '本次扫描 {n} 管：{action} {done}，未能{action} {refused}',

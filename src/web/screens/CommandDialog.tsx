@@ -2,7 +2,7 @@ import { useMemo } from 'react';
 import { Modal } from 'antd';
 import { useSnapshot } from 'valtio';
 import type { ActionDef, ScreenSchema } from '../../shared/screens/fields';
-import type { RecordValues } from '../../shared/screens/predicate';
+import { matches, type RecordValues } from '../../shared/screens/predicate';
 import type { FieldError } from '../../shared/screens/validate';
 import { i18n, useT } from '../i18n';
 import { RecordForm, useRecordForm } from './RecordForm';
@@ -24,6 +24,12 @@ export function commandFormScreen(screen: ScreenSchema, action: ActionDef): Scre
   };
 }
 
+/** The values of the fields the form shows for them (each field's visibleWhen). */
+export function shownValues(screen: ScreenSchema, values: RecordValues): RecordValues {
+  const shown = new Set(screen.fields.filter((f) => matches(f.visibleWhen, values)).map((f) => f.key));
+  return Object.fromEntries(Object.entries(values).filter(([key]) => shown.has(key)));
+}
+
 interface Props {
   screen: ScreenSchema;
   action: ActionDef;
@@ -34,9 +40,11 @@ interface Props {
   serverErrors: FieldError[];
   onRun: (values: RecordValues) => void;
   onClose: () => void;
+  /** The row a row command runs on (none for a batch), which the form's widgets may read. */
+  record?: RecordValues;
 }
 
-export function CommandDialog({ screen, action, count, running, serverErrors, onRun, onClose }: Props) {
+export function CommandDialog({ screen, action, count, running, serverErrors, onRun, onClose, record }: Props) {
   const t = useT();
   const { locale } = useSnapshot(i18n);
   const formScreen = useMemo(() => commandFormScreen(screen, action), [screen, action]);
@@ -48,7 +56,8 @@ export function CommandDialog({ screen, action, count, running, serverErrors, on
   const label = action.label?.[locale] ?? t('screen.command');
   const submit = () => {
     const values = form.check();
-    if (values) onRun(values);
+    // What the dialog no longer shows is not sent: typed before a choice hid it (missing tubes, then the box scanned).
+    if (values) onRun(shownValues(formScreen, values));
   };
   return (
     <Modal
@@ -65,7 +74,7 @@ export function CommandDialog({ screen, action, count, running, serverErrors, on
       className="command-dialog"
       {...dialogFit}
     >
-      <RecordForm screen={formScreen} mode="create" form={form} serverErrors={serverErrors} />
+      <RecordForm screen={formScreen} mode="create" form={form} serverErrors={serverErrors} about={record} />
     </Modal>
   );
 }

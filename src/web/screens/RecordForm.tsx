@@ -20,6 +20,7 @@ import {
 } from './widgets/SelectWidgets';
 import { TreeCheckWidget } from './widgets/TreeCheckWidget';
 import { FileWidget } from './widgets/FileWidget';
+import { ScanListWidget } from './widgets/ScanListWidget';
 import { formValidator } from './formValidator';
 
 /**
@@ -39,6 +40,7 @@ const widgets: RegistryWidgetsType = {
   DateWidget,
   DateRangeWidget,
   FileWidget,
+  ScanListWidget,
 };
 
 /** A light field frame (label, control, help, error): antd's Form.Item grid costs most of a keystroke. */
@@ -128,13 +130,15 @@ interface Props {
   form: RecordFormController;
   /** Errors the server answered for the last save, shown on their fields until the user edits again. */
   serverErrors?: FieldError[];
+  /** The record a command's form is about (its row), for a widget that reads it (a scan list's expected codes). */
+  about?: RecordValues;
 }
 
-export function RecordForm({ screen, mode, form, serverErrors = [] }: Props) {
+export function RecordForm({ screen, mode, form, serverErrors = [], about }: Props) {
   const { locale } = useSnapshot(i18n);
   const schema = useMemo(() => toRjsfSchema(screen, locale), [screen, locale]);
   const uiSchema = useMemo(() => toUiSchema(screen, mode, form.data, locale), [screen, mode, form.data, locale]);
-  const formContext = useMemo(() => ({ columns: screen.dialog?.columns ?? 1 }), [screen]);
+  const formContext = useMemo(() => ({ columns: screen.dialog?.columns ?? 1, record: about }), [screen, about]);
   const shown = form.touched || serverErrors.length === 0 ? form.errors : serverErrors;
   const { setData, blur } = form;
   return (

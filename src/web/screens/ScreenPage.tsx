@@ -243,6 +243,7 @@ export function ScreenView({ screen, basic = false }: { screen: ScreenSchema; ba
             serverErrors={asking.errors}
             onRun={(values) => commands.run(asking.action, asking.records, asking.key, values)}
             onClose={commands.stopAsking}
+            record={asking.records.length === 1 ? asking.records[0] : undefined}
           />
         )}
         {history && <HistoryDrawer screen={screen} record={history} onClose={() => setHistory(undefined)} />}

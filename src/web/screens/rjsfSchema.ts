@@ -9,6 +9,8 @@ export type DialogMode = 'create' | 'edit' | 'view';
 /** The widget and its options for a field type: the edit view of the field. */
 function widgetOf(field: FieldDef, locale: Locale): UiSchema {
   if (field.form?.secret) return { 'ui:widget': 'LocalTextWidget', 'ui:options': { secret: true } };
+  if (field.form?.scan)
+    return { 'ui:widget': 'ScanListWidget', 'ui:options': { against: field.form.scan.against ?? '' } };
   switch (field.type) {
     case 'textarea':
       return { 'ui:widget': 'LocalTextWidget', 'ui:options': { rows: 3 } };

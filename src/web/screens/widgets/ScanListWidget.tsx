@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Input, Tag } from 'antd';
+import { ScanOutlined } from '@ant-design/icons';
+import type { WidgetProps } from '@rjsf/utils';
+import { splitCodes } from '../../../shared/codes/split';
+import type { RecordValues } from '../../../shared/screens/predicate';
+import { useT } from '../../i18n';
+
+/**
+ * A scanner's list (field.form.scan): each code scanned joins the field's codes (one per line), shown as
+ * tags that can be taken off. Given the field of the record that holds the codes expected (a handover's
+ * barcodes), each scan shows whether it is one of them, and those not scanned yet are named: what the
+ * server will take as missing, seen before the receiver signs.
+ */
+export function ScanListWidget({ id, value, onChange, options, registry, disabled, readonly }: WidgetProps) {
+  const t = useT();
+  const [typed, setTyped] = useState('');
+  const [again, setAgain] = useState<string>();
+  const codes = splitCodes(value);
+  const record = (registry.formContext as { record?: RecordValues } | undefined)?.record;
+  const against = typeof options.against === 'string' && options.against !== '' ? options.against : undefined;
+  const expected = against && record ? splitCodes(record[against]) : undefined;
+  const set = (next: string[]) => onChange(next.length > 0 ? next.join('\n') : undefined);
+  const add = () => {
+    const code = typed.trim();
+    setTyped('');
+    setAgain(codes.includes(code) ? code : undefined);
+    if (code && !codes.includes(code)) set([...codes, code]);
+  };
+  const waiting = expected?.filter((code) => !codes.includes(code)) ?? [];
+  return (
+    <div className="scan-list">
+      <Input
+        id={id}
+        prefix={<ScanOutlined />}
+        placeholder={t('screen.scan')}
+        value={typed}
+        disabled={disabled || readonly}
+        onChange={(e) => setTyped(e.target.value)}
+        onPressEnter={(e) => {
+          // The scanner's Enter adds the code; it does not send the dialog.
+          e.preventDefault();
+          add();
+        }}
+      />
+      <div className="scan-list-status" role="status">
+        {expected
+          ? t('scanList.count', { n: expected.length - waiting.length, total: expected.length })
+          : t('scanList.scanned', { n: codes.length })}
+        {waiting.length > 0 && ` · ${t('scanList.waiting', { codes: waiting.join('、') })}`}
+        {again && ` · ${t('scanList.again', { code: again })}`}
+      </div>
+      <div className="scan-list-codes">
+        {codes.map((code) => {
+          const stray = expected !== undefined && !expected.includes(code);
+          return (
+            <Tag
+              key={code}
+              color={stray ? 'error' : expected ? 'success' : undefined}
+              closable={!disabled && !readonly}
+              onClose={() => set(codes.filter((c) => c !== code))}
+            >
+              {stray ? t('scanList.stray', { code }) : code}
+            </Tag>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
