@@ -160,6 +160,17 @@ describe('tubes received as they are scanned', () => {
   it('receives each scanned tube with 扫码即接收 on, tallying what it received and what it could not and why; the switch is remembered', async () => {
     const [first, second] = (await enterSpecimens(editor, 2, { patientName: '扫码接收' })) as [string, string];
     const { page, consoleErrors } = await newPage(browser);
+    // The tones the page plays, counted: a refusal is heard, a tube received is not.
+    await page.addInitScript(() => {
+      const counted = window as unknown as { beeps: number };
+      counted.beeps = 0;
+      const start = OscillatorNode.prototype.start;
+      OscillatorNode.prototype.start = function (...args: Parameters<typeof start>) {
+        counted.beeps++;
+        return start.apply(this, args);
+      };
+    });
+    const beeps = () => page.evaluate(() => (window as unknown as { beeps: number }).beeps);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, '/frontInpuit/accept');
     const toggle = page.getByRole('switch', { name: '扫码即接收' });
     await toggle.click();
@@ -176,12 +187,14 @@ describe('tubes received as they are scanned', () => {
     const tally = page.getByRole('log', { name: '扫描记录' });
     await tally.locator('li.scan-done').nth(1).waitFor();
     await rowOf(page, second).getByText('已接收').waitFor();
+    expect(await beeps()).toBe(0);
     // A tube scanned twice is not received twice; a code of no tube is said so.
     await beep(first);
     await tally.locator('li.scan-refused').filter({ hasText: first }).getByText('当前状态不能执行「接收」').waitFor();
     await beep('0000000000');
     await tally.getByText('未找到条码 0000000000').waitFor();
     await page.getByText('本次扫描 4 管：接收 2，未能接收 2').waitFor();
+    expect(await beeps()).toBe(2);
     expect(await tally.locator('li.scan-done').allInnerTexts()).toEqual([
       expect.stringContaining(second),
       expect.stringContaining(first),

@@ -3,6 +3,7 @@ import { useSnapshot } from 'valtio';
 import type { ActionDef, ScreenSchema } from '../../../shared/screens/fields';
 import { matches } from '../../../shared/screens/predicate';
 import { errorMessage } from '../../api/http';
+import { refusalBeep } from '../../feedback/beep';
 import { notify } from '../../feedback/feedback';
 import { i18n, useT } from '../../i18n';
 import { useScanAct } from '../../preferences/scanAct';
@@ -34,7 +35,7 @@ const MATCHES_READ = 20;
  * Where the screen names a scan action and the user turned the desk's switch on, the action runs on the
  * record whose field is the code, one scan after another however fast they come, and each scan joins
  * the desk's tally: done, or refused and why (its state does not allow the step, no such tube, or the
- * server's reason). The list then shows the last tube scanned, as it is now.
+ * server's reason), a refusal with a low tone. The list then shows the last tube scanned, as it is now.
  */
 export function useScanDesk(screen: ScreenSchema, list: ListController, rowActions: ActionDef[]) {
   const t = useT();
@@ -67,6 +68,7 @@ export function useScanDesk(screen: ScreenSchema, list: ListController, rowActio
   const actOn = async (act: ActionDef, code: string): Promise<ScanOutcome> => {
     const refused = (told: string, text = told) => {
       notify.error(told);
+      refusalBeep();
       return { code, done: false, text };
     };
     try {
