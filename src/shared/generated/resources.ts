@@ -1456,6 +1456,9 @@ export interface SpecimenRecord {
    * Who reinstated the request: the signed-in user who ran 恢复.
    */
   reinstatedBy?: string | null;
+  /**
+   * When 恢复 was run, as the server recorded it.
+   */
   reinstatedAt?: string | null;
   /**
    * Anything staff should know about this record.
