@@ -7,6 +7,7 @@ import { api, tokenFor } from '../support/client';
 import { signIn } from '../support/shell';
 import { pdfText } from '../support/pdfText';
 import { enterSpecimens } from '../support/specimens';
+import { AXE_SOURCE, violations } from '../support/axe';
 
 let server: TestServer;
 let browser: Browser;
@@ -115,7 +116,7 @@ describe('a box received by scanning its tubes', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     const { handoverNo: number, id } = created.body.resultObject;
-    const { page, consoleErrors } = await newPage(browser);
+    const { page, consoleErrors } = await newPage(browser, 'zh-CN', undefined, AXE_SOURCE);
     await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
     const slipRow = page.locator('.screen-page .ant-table-tbody tr.ant-table-row').filter({ hasText: number });
     await slipRow.getByRole('button', { name: '确认接收' }).click();
@@ -133,6 +134,14 @@ describe('a box received by scanning its tubes', () => {
     await status.getByText(`已扫到 2/3 管 · 未扫到：${second} · ${first} 已扫描过`).waitFor();
     await dialog.locator('.scan-list-codes .ant-tag-error').getByText(`${stray}（不在清单中）`).waitFor();
     expect(await dialog.locator('.scan-list-codes .ant-tag').count()).toBe(3);
+    // A wrong scan is taken off by keyboard, then scanned again.
+    await dialog.getByRole('button', { name: `移除 ${third}` }).focus();
+    await page.keyboard.press('Enter');
+    await status.getByText(`已扫到 1/3 管 · 未扫到：${second}、${third}`).waitFor();
+    await scanner.fill(third);
+    await scanner.press('Enter');
+    await status.getByText(`已扫到 2/3 管 · 未扫到：${second}`).waitFor();
+    expect(await violations(page, 'the scan list of 确认接收', '.command-dialog')).toEqual([]);
     // Missing and extra come from the scans: not asked.
     for (const label of ['缺失条码', '多出条码'])
       expect(await dialog.getByText(label, { exact: true }).isVisible()).toBe(false);

@@ -7,6 +7,7 @@ import { api, tokenFor } from '../support/client';
 import { signIn } from '../support/shell';
 import { pdfText } from '../support/pdfText';
 import { enterSpecimens } from '../support/specimens';
+import { AXE_SOURCE, violations } from '../support/axe';
 import { deployXml, modelXml } from '../support/workflow';
 
 /**
@@ -159,7 +160,7 @@ describe('a request cancelled by mistake', () => {
 describe('tubes received as they are scanned', () => {
   it('receives each scanned tube with 扫码即接收 on, tallying what it received and what it could not and why; the switch is remembered', async () => {
     const [first, second] = (await enterSpecimens(editor, 2, { patientName: '扫码接收' })) as [string, string];
-    const { page, consoleErrors } = await newPage(browser);
+    const { page, consoleErrors } = await newPage(browser, 'zh-CN', undefined, AXE_SOURCE);
     // The tones the page plays, counted: a refusal is heard, a tube received is not.
     await page.addInitScript(() => {
       const counted = window as unknown as { beeps: number };
@@ -195,6 +196,7 @@ describe('tubes received as they are scanned', () => {
     await tally.getByText('未找到条码 0000000000').waitFor();
     await page.getByText('本次扫描 4 管：接收 2，未能接收 2').waitFor();
     expect(await beeps()).toBe(2);
+    expect(await violations(page, 'the scan desk of 标本接收', '.screen-scan-desk')).toEqual([]);
     expect(await tally.locator('li.scan-done').allInnerTexts()).toEqual([
       expect.stringContaining(second),
       expect.stringContaining(first),

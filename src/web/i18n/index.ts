@@ -88,6 +88,7 @@ const ui = {
   'scanList.scanned': { 'zh-CN': '已扫描 {n} 管', 'en-US': '{n} scanned' },
   'scanList.waiting': { 'zh-CN': '未扫到：{codes}', 'en-US': 'not scanned: {codes}' },
   'scanList.again': { 'zh-CN': '{code} 已扫描过', 'en-US': '{code} was scanned already' },
+  'scanList.remove': { 'zh-CN': '移除 {code}', 'en-US': 'Remove {code}' },
   'scanList.stray': { 'zh-CN': '{code}（不在清单中）', 'en-US': '{code} (not on the list)' },
   'screen.scanAct': { 'zh-CN': '扫码即{action}', 'en-US': '{action} on each scan' },
   'screen.scanCount': {

@@ -79,15 +79,17 @@ function ScanTally({ tally, label, onClear }: { tally: ScanOutcome[]; label: str
           </Button>
         )}
       </div>
-      <ol role="log" aria-label={t('screen.scanTally')}>
-        {tally.slice(0, SHOWN).map((scan, i) => (
-          <li key={tally.length - i} className={scan.done ? 'scan-done' : 'scan-refused'}>
-            {scan.done ? <CheckCircleFilled /> : <CloseCircleFilled />}
-            <span className="scan-code">{scan.code}</span>
-            <span>{scan.text}</span>
-          </li>
-        ))}
-      </ol>
+      <div role="log" aria-label={t('screen.scanTally')}>
+        <ol>
+          {tally.slice(0, SHOWN).map((scan, i) => (
+            <li key={tally.length - i} className={scan.done ? 'scan-done' : 'scan-refused'}>
+              {scan.done ? <CheckCircleFilled /> : <CloseCircleFilled />}
+              <span className="scan-code">{scan.code}</span>
+              <span>{scan.text}</span>
+            </li>
+          ))}
+        </ol>
+      </div>
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Input, Tag } from 'antd';
-import { ScanOutlined } from '@ant-design/icons';
+import { Button, Input, Tag } from 'antd';
+import { CloseOutlined, ScanOutlined } from '@ant-design/icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { splitCodes } from '../../../shared/codes/split';
 import type { RecordValues } from '../../../shared/screens/predicate';
@@ -54,13 +54,18 @@ export function ScanListWidget({ id, value, onChange, options, registry, disable
         {codes.map((code) => {
           const stray = expected !== undefined && !expected.includes(code);
           return (
-            <Tag
-              key={code}
-              color={stray ? 'error' : expected ? 'success' : undefined}
-              closable={!disabled && !readonly}
-              onClose={() => set(codes.filter((c) => c !== code))}
-            >
+            <Tag key={code} color={stray ? 'error' : expected ? 'success' : undefined}>
               {stray ? t('scanList.stray', { code }) : code}
+              {!disabled && !readonly && (
+                // A button, so a wrong scan is taken off by keyboard as well as by pointer.
+                <Button
+                  type="text"
+                  size="small"
+                  icon={<CloseOutlined />}
+                  aria-label={t('scanList.remove', { code })}
+                  onClick={() => set(codes.filter((c) => c !== code))}
+                />
+              )}
             </Tag>
           );
         })}
