@@ -165,3 +165,41 @@ describe('a box received by scanning its tubes', () => {
     expect(consoleErrors).toEqual([]);
   });
 });
+
+describe('a slip made by scanning its tubes', () => {
+  it('adds each scanned tube once (a second scan is pointed out, a pasted list taken whole) and saves the slip with them', async () => {
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const [first, second, third] = (await enterSpecimens(admin, 3)) as [string, string, string];
+    const { page, consoleErrors } = await newPage(browser, 'zh-CN', undefined, AXE_SOURCE);
+    await signIn(page, server.url, 'admin', DEMO_PASSWORD, PAGE);
+    await page.getByRole('button', { name: /新\s*增/ }).click();
+    const dialog = page.locator('.record-dialog');
+    await dialog.waitFor();
+    await dialog.locator('#root_fromSite').fill('前处理组');
+    await dialog.locator('#root_toGroup').click();
+    await page.locator('.ant-select-item-option[title="免疫组"]').click();
+    await dialog.locator('#root_storage').click();
+    await page.locator('.ant-select-item-option[title="常温"]').click();
+    const scanner = dialog.locator('#root_barcodes');
+    for (const code of [first, first]) {
+      await scanner.fill(code);
+      await scanner.press('Enter');
+    }
+    await dialog.locator('.scan-list-status').getByText(`已扫描 1 管 · ${first} 已扫描过`).waitFor();
+    // Two more, pasted as one line from a message.
+    await scanner.fill(`${second}，${third}`);
+    await scanner.press('Enter');
+    await dialog.locator('.scan-list-status').getByText('已扫描 3 管', { exact: true }).waitFor();
+    expect(await violations(page, 'the new slip', '.record-dialog')).toEqual([]);
+    await dialog.getByRole('button', { name: /确\s*定|保\s*存/ }).click();
+    await dialog.waitFor({ state: 'detached' });
+    const slips = (
+      await admin.get<{ records: { barcodes: string; specimenCount: number; fromSite: string }[] }>(
+        '/api/resources/handoverRecord?fromSite=前处理组&size=50',
+      )
+    ).body.resultObject.records;
+    const made = slips.find((s) => s.barcodes.includes(first))!;
+    expect(made).toMatchObject({ specimenCount: 3, barcodes: [first, second, third].join('\n') });
+    expect(consoleErrors).toEqual([]);
+  });
+});

@@ -1747,7 +1747,7 @@ export interface HandoverRecordRecord {
    */
   toGroup: ('bio' | 'clin' | 'imm' | 'micro' | 'histo' | 'cyto' | 'mol') | null;
   /**
-   * Barcodes of the specimens in the box, one per line (scan each tube; commas or spaces separate too). A specimen cannot be on two open handovers.
+   * Barcodes of the specimens in the box: scan each tube (each scan joins the list; a repeated scan is pointed out), or paste barcodes separated by lines, commas or spaces. A specimen cannot be on two open handovers.
    */
   barcodes: string | null;
   /**

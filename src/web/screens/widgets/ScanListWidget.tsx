@@ -21,11 +21,17 @@ export function ScanListWidget({ id, value, onChange, options, registry, disable
   const against = typeof options.against === 'string' && options.against !== '' ? options.against : undefined;
   const expected = against && record ? splitCodes(record[against]) : undefined;
   const set = (next: string[]) => onChange(next.length > 0 ? next.join('\n') : undefined);
+  // A scan is one code; a list pasted from a spreadsheet or a message is several, each taken in turn.
   const add = () => {
-    const code = typed.trim();
+    const next = [...codes];
+    let twice: string | undefined;
+    for (const code of splitCodes(typed)) {
+      if (next.includes(code)) twice = code;
+      else next.push(code);
+    }
     setTyped('');
-    setAgain(codes.includes(code) ? code : undefined);
-    if (code && !codes.includes(code)) set([...codes, code]);
+    setAgain(twice);
+    if (next.length > codes.length) set(next);
   };
   const waiting = expected?.filter((code) => !codes.includes(code)) ?? [];
   return (
