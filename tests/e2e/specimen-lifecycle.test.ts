@@ -176,6 +176,8 @@ describe('tubes received as they are scanned', () => {
     const toggle = page.getByRole('switch', { name: '扫码即接收' });
     await toggle.click();
     await expect.poll(() => toggle.getAttribute('aria-checked')).toBe('true');
+    // The focus is back at the scanner: the next scan goes in, not into the switch.
+    expect(await page.locator('.screen-scan input').evaluate((el) => el === document.activeElement)).toBe(true);
 
     // A scanner is quick: the second tube comes before the first is received; each is, in turn.
     const input = page.locator('.screen-scan input');

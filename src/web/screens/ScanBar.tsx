@@ -1,8 +1,9 @@
-import { useRef, useState } from 'react';
-import { Button, Input, Switch, type InputRef } from 'antd';
-import { CheckCircleFilled, CloseCircleFilled, ScanOutlined } from '@ant-design/icons';
+import { useRef } from 'react';
+import { Button, Switch, type InputRef } from 'antd';
+import { CheckCircleFilled, CloseCircleFilled } from '@ant-design/icons';
 import { useT } from '../i18n';
 import type { ScanActSwitch, ScanOutcome } from './list/useScanDesk';
+import { ScannerInput } from './ScannerInput';
 
 /** The scans a desk's tally lists; its counts cover every scan since it was cleared. */
 const SHOWN = 8;
@@ -25,28 +26,11 @@ export function ScanBar({
   onClearTally?: () => void;
 }) {
   const t = useT();
-  const [value, setValue] = useState('');
   const input = useRef<InputRef>(null);
   return (
     <div className="screen-scan-desk">
       <div className="screen-scan-row">
-        <Input
-          ref={input}
-          autoFocus
-          allowClear
-          className="screen-scan"
-          prefix={<ScanOutlined />}
-          placeholder={t('screen.scan')}
-          aria-label={t('screen.scan')}
-          value={value}
-          onChange={(e) => setValue(e.target.value)}
-          onPressEnter={() => {
-            const code = value.trim();
-            setValue('');
-            if (code) onScan(code);
-            input.current?.focus();
-          }}
-        />
+        <ScannerInput ref={input} autoFocus className="screen-scan" onCode={onScan} />
         {act && (
           <label className="screen-scan-act">
             <Switch
@@ -54,6 +38,7 @@ export function ScanBar({
               checked={act.on}
               onChange={(on) => {
                 act.setOn(on);
+                // Back to the scanner: the next tube is scanned, not the switch turned again.
                 input.current?.focus();
               }}
             />

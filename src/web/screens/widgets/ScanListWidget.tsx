@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Button, Input, Tag } from 'antd';
-import { CloseOutlined, ScanOutlined } from '@ant-design/icons';
+import { Button, Tag } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
 import type { WidgetProps } from '@rjsf/utils';
 import { splitCodes } from '../../../shared/codes/split';
 import type { RecordValues } from '../../../shared/screens/predicate';
 import { useT } from '../../i18n';
+import { ScannerInput } from '../ScannerInput';
 
 /**
  * A scanner's list (field.form.scan): each code scanned joins the field's codes (one per line), shown as
@@ -14,7 +15,6 @@ import { useT } from '../../i18n';
  */
 export function ScanListWidget({ id, value, onChange, options, registry, disabled, readonly }: WidgetProps) {
   const t = useT();
-  const [typed, setTyped] = useState('');
   const [again, setAgain] = useState<string>();
   const codes = splitCodes(value);
   const record = (registry.formContext as { record?: RecordValues } | undefined)?.record;
@@ -22,33 +22,20 @@ export function ScanListWidget({ id, value, onChange, options, registry, disable
   const expected = against && record ? splitCodes(record[against]) : undefined;
   const set = (next: string[]) => onChange(next.length > 0 ? next.join('\n') : undefined);
   // A scan is one code; a list pasted from a spreadsheet or a message is several, each taken in turn.
-  const add = () => {
+  const add = (typed: string) => {
     const next = [...codes];
     let twice: string | undefined;
     for (const code of splitCodes(typed)) {
       if (next.includes(code)) twice = code;
       else next.push(code);
     }
-    setTyped('');
     setAgain(twice);
     if (next.length > codes.length) set(next);
   };
   const waiting = expected?.filter((code) => !codes.includes(code)) ?? [];
   return (
     <div className="scan-list">
-      <Input
-        id={id}
-        prefix={<ScanOutlined />}
-        placeholder={t('screen.scan')}
-        value={typed}
-        disabled={disabled || readonly}
-        onChange={(e) => setTyped(e.target.value)}
-        onPressEnter={(e) => {
-          // The scanner's Enter adds the code; it does not send the dialog.
-          e.preventDefault();
-          add();
-        }}
-      />
+      <ScannerInput id={id} disabled={disabled || readonly} onCode={add} />
       <div className="scan-list-status" role="status">
         {expected
           ? t('scanList.count', { n: expected.length - waiting.length, total: expected.length })
