@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { servedScreen } from '../../src/server/kernel/screens/served';
-import { transitionActionProblems } from '../../src/server/kernel/screens/views';
+import { scanActionProblems, transitionActionProblems } from '../../src/server/kernel/screens/views';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 const label = (zh: string) => ({ 'zh-CN': zh, 'en-US': zh });
@@ -74,21 +74,21 @@ describe('the action a scanner desk runs on each scan', () => {
   });
 
   it('is a row action that asks for nothing', () => {
-    expect(transitionActionProblems(desk('receive'), tubes)).toEqual([]);
+    expect(scanActionProblems(desk('receive'), tubes)).toEqual([]);
     expect(servedScreen(desk('receive'), tubes).actions?.row?.[0]).toMatchObject({ kind: 'command', name: 'receive' });
   });
 
   it('is refused when the screen has no such row action, or when it asks for input or a confirmation', () => {
     const where = '/list/scan/action';
-    expect(transitionActionProblems(desk('archive'), tubes)).toEqual([
+    expect(scanActionProblems(desk('archive'), tubes)).toEqual([
       { path: where, message: 'no row transition or command "archive"' },
     ]);
     const rejecting = desk('reject', [{ kind: 'transition', name: 'reject' }]);
-    expect(transitionActionProblems(rejecting, tubes)).toEqual([
+    expect(scanActionProblems(rejecting, tubes)).toEqual([
       { path: where, message: '"reject" asks for input or confirmation: it cannot run on a scan' },
     ]);
     const confirming = desk('receive', [{ kind: 'transition', name: 'receive', confirm: label('确定接收？') }]);
-    expect(transitionActionProblems(confirming, tubes)).toEqual([
+    expect(scanActionProblems(confirming, tubes)).toEqual([
       { path: where, message: '"receive" asks for input or confirmation: it cannot run on a scan' },
     ]);
   });

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { lifecycleProblems } from '../../../shared/lifecycle/lifecycle.js';
-import { transitionActionProblems } from './views.js';
+import { actionProblems } from './views.js';
 import type { ChartDef, FieldDef, ScreenSchema } from '../../../shared/screens/fields.js';
 import { migrateScreen } from '../../../shared/screens/migrate.js';
 
@@ -98,7 +98,7 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
   if (screen.chart) problems.push(...chartProblems(screen.chart, screen.fields));
   problems.push(...lifecycleProblems(screen));
   // A view's transitions and fields are checked against its owner once every file is read (registry).
-  if (!screen.resource.viewOf) problems.push(...transitionActionProblems(screen, screen));
+  if (!screen.resource.viewOf) problems.push(...actionProblems(screen, screen));
   return problems;
 }
 

@@ -19,7 +19,7 @@ export function viewProblems(view: ScreenSchema, owner: ScreenSchema | undefined
       problems.push({ path: `/fields/${i}/type`, message: `"${field.key}" is a ${own.type} in ${owner.id}` });
   });
   if (view.resource.where) problems.push(...whereProblems(view.resource.where, owner));
-  problems.push(...transitionActionProblems(view, owner));
+  problems.push(...actionProblems(view, owner));
   return problems;
 }
 
@@ -37,6 +37,11 @@ function whereProblems(
   return [];
 }
 
+/** A screen's actions against the lifecycle that governs its records: its transition buttons and its scan action. */
+export function actionProblems(screen: ScreenSchema, owner: ScreenSchema): { path: string; message: string }[] {
+  return [...transitionActionProblems(screen, owner), ...scanActionProblems(screen, owner)];
+}
+
 /** Transition buttons name transitions of the lifecycle that governs the records. */
 export function transitionActionProblems(
   screen: ScreenSchema,
@@ -52,14 +57,14 @@ export function transitionActionProblems(
       if (!known) problems.push({ path: `${where}/name`, message: `no transition "${action.name ?? ''}"` });
     });
   }
-  return [...problems, ...scanActionProblems(screen, owner)];
+  return problems;
 }
 
 /**
  * The action a desk runs on each scanned tube is one of the screen's row actions, and runs on the scan
  * alone: nothing to type, nothing to confirm (a scanner does not answer a dialog).
  */
-function scanActionProblems(screen: ScreenSchema, owner: ScreenSchema): { path: string; message: string }[] {
+export function scanActionProblems(screen: ScreenSchema, owner: ScreenSchema): { path: string; message: string }[] {
   const name = screen.list?.scan?.action;
   if (name === undefined) return [];
   const where = '/list/scan/action';
