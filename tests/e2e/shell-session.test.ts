@@ -296,4 +296,48 @@ describe('push alerts', () => {
     expect(played.every((src) => src.endsWith('/alert.wav'))).toBe(true);
     await page.context().close();
   });
+
+  it('gathers a run of alerts of one title into one notice that counts them, ringing once for the run', async () => {
+    const { page } = await newPage(browser);
+    await page.addInitScript(() => {
+      const played: string[] = [];
+      Object.assign(window, { played });
+      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+        played.push(this.currentSrc || this.src);
+        return Promise.resolve();
+      };
+    });
+    await signIn(page, server.url, 'editor');
+    await waitForShell(page);
+    const { userId } = await pageSession(page);
+    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const send = async (title: string, message: string) =>
+      expect(
+        (await admin.post('/api/push/send', { userIds: [Number(userId)], type: 'info', title, message })).status,
+      ).toBe(200);
+    const notices = page.locator('.push-alert');
+    // Once the socket is up (a send before it reaches nobody), a desk's run of five new tasks.
+    await expect
+      .poll(
+        async () => {
+          if ((await notices.count()) === 0) await send('连接就绪', '推送已连接');
+          return notices.count();
+        },
+        { timeout: 20_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    const before = await page.evaluate(() => (window as unknown as { played: string[] }).played.length);
+    for (let n = 1; n <= 5; n++) await send('新任务', `标本接收 · 26103000${n}`);
+
+    const run = notices.filter({ hasText: '新任务' });
+    await run.locator('.ant-notification-notice-title').getByText('新任务（5 条）').waitFor();
+    expect(await run.count()).toBe(1);
+    const lines = await run.locator('.ant-notification-notice-description > div').allInnerTexts();
+    expect(lines).toEqual(['标本接收 · 261030005', '标本接收 · 261030004', '标本接收 · 261030003', '另有 2 条']);
+    // Two notices in all (the connection's and the run's), not one a task piled up the screen.
+    expect(await notices.count()).toBe(2);
+    const played = await page.evaluate(() => (window as unknown as { played: string[] }).played.length);
+    expect(played - before).toBe(1);
+    await page.context().close();
+  });
 });

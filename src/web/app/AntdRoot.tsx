@@ -79,8 +79,8 @@ export default function AntdRoot({ children }: { children: ReactNode }) {
   useEffect(releaseWarmUp, []);
   return (
     <ConfigProvider {...antdConfig(locale, size, primary)}>
-      {/* Pushed alerts stay 30 s (spec 9) and come in runs (a desk's entries each make a task): from the
-          second on they pile into one stack, which opens on hover, not a column down the page. */}
+      {/* Pushed alerts stay 30 s (spec 9); a run of one title is one notice (push/alertRuns.ts), and
+          notices of different titles pile into one stack from the second on, which opens on hover. */}
       <AntApp message={{ maxCount: 3 }} notification={{ stack: { threshold: 1 } }}>
         <FeedbackBridge />
         {children}

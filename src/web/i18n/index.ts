@@ -53,6 +53,8 @@ const ui = {
     'zh-CN': '该页面的功能正在建设中，菜单与权限已生效。',
     'en-US': 'This page is being built; its menu entry and permissions already apply.',
   },
+  'push.runTitle': { 'zh-CN': '{title}（{count} 条）', 'en-US': '{title} ({count})' },
+  'push.more': { 'zh-CN': '另有 {count} 条', 'en-US': '{count} more' },
   'push.unsupported': {
     'zh-CN': '当前浏览器不支持 WebSocket，无法接收报警推送',
     'en-US': 'This browser does not support WebSocket: alarm pushes cannot be received',
