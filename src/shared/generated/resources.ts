@@ -2350,13 +2350,13 @@ export interface InspectionUnqualifiedRecord {
    */
   notified?: boolean | null;
   /**
-   * Staff member who found the problem during testing.
+   * Who found the problem during testing: the signed-in user who recorded it.
    */
-  foundBy: string | null;
+  foundBy?: string | null;
   /**
-   * When the problem was found during testing.
+   * When the problem was found during testing, as the server recorded it.
    */
-  foundAt: string | null;
+  foundAt?: string | null;
 }
 
 /**
@@ -3078,13 +3078,13 @@ export interface OriginalFormSupplementRecord {
    */
   reason?: string | null;
   /**
-   * Staff member who typed the missing data in.
+   * Who supplemented the missing data: the signed-in user who recorded it.
    */
-  supplementedBy: string | null;
+  supplementedBy?: string | null;
   /**
-   * When the missing data were typed in.
+   * When the missing data was supplemented, as the server recorded it.
    */
-  supplementedAt: string | null;
+  supplementedAt?: string | null;
 }
 
 /**
@@ -4330,13 +4330,13 @@ export interface RequestUnauditRecord {
    */
   requestedBy: string | null;
   /**
-   * Who undid the audit.
+   * Who undid the audit: the signed-in user who recorded it.
    */
-  unauditedBy: string | null;
+  unauditedBy?: string | null;
   /**
-   * When the audit was undone.
+   * When the audit was undone, as the server recorded it.
    */
-  unauditedAt: string | null;
+  unauditedAt?: string | null;
 }
 
 /**
@@ -4568,7 +4568,7 @@ export interface SerialNumberRuleRecord {
 }
 
 /**
- * Specimens needing something out of the ordinary: rush, delayed testing, retest, retention beyond the usual time, or return; who asked and who approved.
+ * Specimens needing something out of the ordinary: rush, delayed testing, retest, retention beyond the usual time, or return. Who asked and when are the signed-in user and the server's time; the patient comes from the specimen of the barcode; the request is approved or refused, then done, each step stamped with who and when.
  */
 export interface SpecialTreatmentRecord {
   /**
@@ -4576,7 +4576,7 @@ export interface SpecialTreatmentRecord {
    */
   barcode: string | null;
   /**
-   * Patient of the specimen.
+   * Patient of the specimen, brought from the specimen of the barcode by the server, never typed.
    */
   patientName?: string | null;
   /**
@@ -4588,21 +4588,37 @@ export interface SpecialTreatmentRecord {
    */
   reason: string | null;
   /**
-   * Person who asked for the special treatment.
+   * Who asked for the special treatment: the signed-in user who entered the request.
    */
-  requestedBy: string | null;
+  requestedBy?: string | null;
   /**
-   * Staff member who approved the special treatment.
+   * Who approved or refused the request: the signed-in user who ran 批准 or 驳回.
    */
   approvedBy?: string | null;
   /**
-   * When the special treatment was requested.
+   * When 批准 or 驳回 was run, as the server recorded it.
    */
-  requestedAt: string | null;
+  approvedAt?: string | null;
   /**
-   * Where the request stands: pending, approved, refused or done.
+   * Why the request was refused, given when refusing it.
    */
-  status: ('pending' | 'approved' | 'refused' | 'done') | null;
+  refusalReason?: string | null;
+  /**
+   * Who carried out the special treatment: the signed-in user who ran 完成.
+   */
+  doneBy?: string | null;
+  /**
+   * When 完成 was run, as the server recorded it.
+   */
+  doneAt?: string | null;
+  /**
+   * When the special treatment was asked for, as the server recorded it on entry.
+   */
+  requestedAt?: string | null;
+  /**
+   * Where the request stands: pending, approved, refused or done; changed only by 批准, 驳回 and 完成.
+   */
+  status?: ('pending' | 'approved' | 'refused' | 'done') | null;
 }
 
 /**
@@ -5122,13 +5138,13 @@ export interface UnqualifiedSampleRecord {
    */
   barcode: string | null;
   /**
-   * Patient of the specimen.
+   * Patient of the specimen, brought from the specimen of the barcode by the server.
    */
   patientName?: string | null;
   /**
-   * Hospital that sent the specimen.
+   * Hospital that sent the specimen, brought from the specimen of the barcode by the server.
    */
-  hospital: number | null;
+  hospital?: number | null;
   /**
    * What is wrong with the specimen (e.g. haemolysed, clotted, insufficient volume).
    */
@@ -5150,9 +5166,9 @@ export interface UnqualifiedSampleRecord {
    */
   recollectBarcode?: string | null;
   /**
-   * Staff member who found the specimen unqualified.
+   * Who judged the specimen unqualified: the signed-in user who recorded it (or rejected the specimen).
    */
-  foundBy: string | null;
+  foundBy?: string | null;
 }
 
 /**

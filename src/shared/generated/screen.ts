@@ -278,6 +278,23 @@ export interface FieldDef {
    */
   stamp?: 'actor' | 'account' | 'organization' | 'now';
   /**
+   * The server fills the field from another record, never the user (read-only on every form): the record of resource whose field match holds this record's match value (the specimen of the barcode), its field. Copied when the record is written; a match value no such record holds is refused.
+   */
+  copy?: {
+    /**
+     * The resource the value is copied from (specimen).
+     */
+    resource: string;
+    /**
+     * The field both records hold, naming the one copied from (barcode).
+     */
+    match: string;
+    /**
+     * The field of that record whose value is copied (patientName).
+     */
+    field: string;
+  };
+  /**
    * The server issues the field's value when the record is created, never the user (read-only on every form): the prefix, the day (yyyyMMdd) or the year (yyyy) by period, a dash and the period's next number of this resource, zero-padded to width (WL20261124-0007, P2026-00123).
    */
   numbering?: {

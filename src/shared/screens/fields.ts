@@ -78,9 +78,9 @@ export function fieldByKey(screen: ScreenSchema, key: string): FieldDef | undefi
   return screen.fields.find((f) => f.key === key);
 }
 
-/** A field only the server writes: read-only, stamped (who, where, when) or numbered by it. */
+/** A field only the server writes: read-only, stamped (who, where, when), numbered or copied by it. */
 export function serverKept(field: FieldDef): boolean {
-  return Boolean(field.readOnly || field.stamp || field.numbering);
+  return Boolean(field.readOnly || field.stamp || field.numbering || field.copy);
 }
 
 /** Columns of the list: the screen's order, or every field whose column is not switched off. */

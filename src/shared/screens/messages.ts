@@ -18,6 +18,7 @@ export const screenMessages = {
   'field.option': { 'zh-CN': '{label}的值不在可选范围内', 'en-US': '{label} is not one of the allowed values' },
   'field.type': { 'zh-CN': '{label}格式不正确', 'en-US': '{label} has the wrong type' },
   'field.unique': { 'zh-CN': '{label}“{value}”已存在', 'en-US': '{label} "{value}" already exists' },
+  'field.copy': { 'zh-CN': '{label}“{value}”不存在', 'en-US': '{label} "{value}" does not exist' },
   'field.reference': { 'zh-CN': '{label}引用的数据不存在', 'en-US': '{label} refers to a record that does not exist' },
   'field.unknown': { 'zh-CN': '未知字段{label}', 'en-US': 'Unknown field {label}' },
   'field.rule': { 'zh-CN': '{label}', 'en-US': '{label}' },

@@ -8,6 +8,7 @@ import { refusal, transitionOf, type LifecycleDef, type TransitionDef } from '..
 import { hasRole } from '../../../shared/access/can.js';
 import { givenInputs } from './givenInputs.js';
 import { issuedValues, stampOf } from './issued.js';
+import { copiedValues } from './copied.js';
 import { validateRecord } from '../../../shared/screens/validate.js';
 import { afterCommit } from '../db/afterCommit.js';
 import type { Database, Queryable } from '../db/database.js';
@@ -252,7 +253,8 @@ export class ResourceService {
     const write = this.writeContext(tx, call, via);
     const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
     const issued = await issuedValues(tx, owner, call.actor, this.kernel().now(), data);
-    const stored = await this.hooks.beforeWrite(write, issued);
+    const copied = await this.copied(tx, owner, call, issued);
+    const stored = await this.hooks.beforeWrite(write, copied);
     const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
     await this.hooks.afterWrite(write, row);
     const lifecycle = call.screen.resource.lifecycle;
@@ -295,9 +297,15 @@ export class ResourceService {
       if (errors.length > 0) throw new InvalidRecord(errors);
       const merged = call.screen.resource.viewOf ? { ...current.data, ...own } : own;
       const data = holdState(call.screen, body, merged, call.locale, current.data);
-      return this.rewrite(tx, call, current, data, 'update');
+      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+      return this.rewrite(tx, call, current, await this.copied(tx, owner, call, data), 'update');
     });
     return present(updated);
+  }
+
+  /** The record's values with what its schema copies from other records (copied.ts). */
+  private copied(tx: Queryable, owner: ScreenSchema, call: Call, data: RecordValues): Promise<RecordValues> {
+    return copiedValues(tx, (r) => this.screens.owner(r), owner, call.actor.orgId, data, call.locale);
   }
 
   /** Writes a new version of a stored row through the resource's rules, logged with before and after. */

@@ -89,7 +89,7 @@ function semanticProblems(screen: ScreenSchema): { path: string; message: string
     if (label.copies) known(label.copies, '/resource/label/copies');
   }
   screen.fields.forEach((f, i) => {
-    if ((f.stamp || f.numbering) && f.required)
+    if ((f.stamp || f.numbering || f.copy) && f.required)
       problems.push({
         path: `/fields/${i}/required`,
         message: 'the server fills this field: the user cannot be asked for it',

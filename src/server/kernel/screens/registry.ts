@@ -5,6 +5,7 @@ import type { ScreenSchema } from '../../../shared/screens/fields.js';
 import { checkScreenFile, type ScreenProblem } from './check.js';
 import { commandProblems, type RouteCheck } from './commands.js';
 import { viewProblems } from './views.js';
+import { copyProblems } from './copies.js';
 import { SHIPPED_SCHEMAS } from '../paths.js';
 
 export const SCHEMA_DIR = SHIPPED_SCHEMAS;
@@ -101,10 +102,15 @@ export class ScreenRegistry extends EventEmitter {
     return changed;
   }
 
-  /** A view whose owner is gone or no longer has its fields stops serving, with its problem named. */
+  /**
+   * A screen whose link to another breaks stops serving, with its problem named: a view whose owner is
+   * gone or no longer has its fields, a copied field whose source is.
+   */
   private dropBrokenViews(changed: string[], ids: string[]): void {
     for (const [file, screen] of [...this.byFile]) {
-      const first = viewProblems(screen, screen.resource.viewOf ? this.owner(screen.resource.viewOf) : undefined)[0];
+      const first =
+        viewProblems(screen, screen.resource.viewOf ? this.owner(screen.resource.viewOf) : undefined)[0] ??
+        copyProblems(screen, (resource) => this.owner(resource))[0];
       if (!first) continue;
       this.byFile.delete(file);
       this.problemsByFile.set(file, { file: path.relative(path.dirname(this.schemaDir), file), ...first });
