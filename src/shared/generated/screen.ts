@@ -212,6 +212,10 @@ export interface TransitionDef {
    */
   system?: boolean;
   /**
+   * A field naming who did an earlier step (their name or account: the request's enterer): the transition is refused to that user, so that a second person checks the first one's work.
+   */
+  notBy?: string;
+  /**
    * The transition undoes the step that led into the current state (a handover recalled): the record returns to the state it was in before, as its history tells; `to` is used when the history does not say.
    */
   back?: boolean;

@@ -46,6 +46,7 @@ export function lifecycleProblems(screen: ScreenSchema): { path: string; message
     for (const key of [...(t.requires ?? []), ...Object.keys(t.stamp ?? {})])
       if (!keys.has(key) || key === lifecycle.field)
         problems.push({ path: where, message: `no field "${key}" to fill` });
+    if (t.notBy && !keys.has(t.notBy)) problems.push({ path: `${where}/notBy`, message: `no field "${t.notBy}"` });
   });
   return problems;
 }

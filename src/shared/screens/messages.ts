@@ -30,6 +30,10 @@ export const screenMessages = {
     'zh-CN': '当前状态为「{state}」，不能执行「{action}」',
     'en-US': 'The record is {state}: "{action}" cannot be done now',
   },
+  'lifecycle.notBy': {
+    'zh-CN': '「{action}」须由{state}以外的人执行',
+    'en-US': '"{action}" must be done by someone other than the {state}',
+  },
   'lifecycle.noTransition': { 'zh-CN': '没有名为「{action}」的流转', 'en-US': 'There is no transition "{action}"' },
   'lifecycle.systemOnly': {
     'zh-CN': '「{action}」由系统在相应环节自动完成，不能手工执行',

@@ -616,6 +616,13 @@ export class ResourceService {
       const state = stateLabel(owner, lifecycle.field, from, locale);
       refuseTransition('lifecycle.wrongState', locale, transition.label[locale], state);
     }
+    // A second person checks the first one's work: the step is not theirs to take.
+    const earlier = transition.notBy && row.data[transition.notBy];
+    if (earlier && (earlier === call.actor.userAccount || earlier === call.actor.userName)) {
+      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+      const who = owner.fields.find((f) => f.key === transition.notBy)?.label[locale] ?? transition.notBy!;
+      refuseTransition('lifecycle.notBy', locale, transition.label[locale], who);
+    }
     return from;
   }
 
