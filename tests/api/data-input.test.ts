@@ -13,6 +13,7 @@ interface Mapping {
   localName?: string;
 }
 interface Batch {
+  id: number;
   batchNo: string;
   hospital: number;
   kind: string;
@@ -132,6 +133,16 @@ describe("data input: a sheet of a hospital's codes (upLoadItemExcel)", () => {
     expect(res.body.resultObject.batchNos).toEqual([batch!.batchNo]);
     const log = await admin.get<{ records: { action: string }[] }>('/api/log/getLogList?resource=importDictionary');
     expect(log.body.resultObject.records.filter((r) => r.action === 'import').length).toBe(3);
+  });
+
+  it('keeps the batches as a register the server writes: none typed, edited or deleted by hand', async () => {
+    const [batch] = await batches();
+    const typed = await admin.post('/api/resources/dataImport', { ...batch, batchNo: 'IMP-BY-HAND', id: undefined });
+    expect(typed.status).toBe(403);
+    const edited = await admin.put(`/api/resources/dataImport/${batch!.id}`, { ...batch, importedRows: 300 });
+    expect(edited.status).toBe(403);
+    expect((await admin.delete(`/api/resources/dataImport/${batch!.id}`)).status).toBe(403);
+    expect(await batches()).toEqual([batch]);
   });
 
   it('takes the sheet as a file of a multipart form too, the hospital given once for every row', async () => {

@@ -458,6 +458,44 @@ describe('slips and lists of handovers', () => {
     expect(text).toContain('共 1 张交接单，2 个标本');
   });
 
+  it('registers every file of handover data taken out (数据导出), as the server made it, never typed or deleted', async () => {
+    type Entry = Record<string, unknown> & { id: number; version: number; exportNo: string };
+    const register = async () =>
+      (await admin.get<{ records: Entry[] }>('/api/resources/handoverExport?size=100&sort=exportNo,desc')).body
+        .resultObject.records;
+    const before = (await register()).length;
+    const h = await newHandover(admin, codes(3), { fromSite: '导出登记站', toGroup: 'bio' });
+    const site = encodeURIComponent('导出登记站');
+    expect((await download(`/api/handover/getExcelAll?fromSite=${site}`)).status).toBe(200);
+    expect((await download(`/api/handover/exportSummaryRecordPdf?recordIds=${h.id}`)).status).toBe(200);
+    const entries = await register();
+    expect(entries.length).toBe(before + 2);
+    const [pdf, xlsx] = entries.filter((e) => /^DC\d{8}-\d+$/.test(e.exportNo)).slice(0, 2);
+    const day = String(h.handedAt ?? '').slice(0, 10);
+    for (const [entry, format] of [
+      [xlsx, 'xlsx'],
+      [pdf, 'pdf'],
+    ] as const)
+      expect(entry).toMatchObject({
+        format,
+        rowCount: 1,
+        groups: '生化组',
+        periodFrom: day,
+        periodTo: day,
+        exportedBy: '系统管理员',
+      });
+    // The register is the server's: none made or deleted by hand; the exporter adds the purpose.
+    expect((await admin.post('/api/resources/handoverExport', { purpose: '手工登记' })).status).toBe(403);
+    expect((await admin.delete(`/api/resources/handoverExport/${pdf!.id}`)).status).toBe(403);
+    const purposed = await admin.put(`/api/resources/handoverExport/${pdf!.id}`, {
+      ...pdf,
+      purpose: '月度质量分析',
+      rowCount: 999,
+    });
+    expect(purposed.status, JSON.stringify(purposed.body)).toBe(200);
+    expect((await register()).find((e) => e.id === pdf!.id)).toMatchObject({ purpose: '月度质量分析', rowCount: 1 });
+  });
+
   it("prints the lab's own slip template (customConfig), and refuses a template it never saved", async () => {
     const saved = await admin.post('/api/customConfig/updateCustomConfig', {
       configKey: 'handoverSlip.short',

@@ -17,6 +17,7 @@ import { handoverWorkbook, loadSet, slipPages, summaryPage, type DocumentContext
 import { specimenFiles, type FileKind } from './files.js';
 import { renderPdf } from './pdf.js';
 import { checkReceiver } from './receiver.js';
+import { registerExport } from './exports.js';
 import { moveSpecimens } from './specimens.js';
 import { refuseClosed } from './rules.js';
 import {
@@ -332,6 +333,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
       after: { handovers: handovers.length },
       ip: request.ip,
     });
+    await registerExport(ctx, callerOf(request), screen, handovers, 'pdf');
     return sendFile(reply, pdf, 'pdf', `${title}_${stamp(ctx.now(), zoneOf(ctx, actorOf(request))).slice(0, 10)}`);
   });
 
@@ -347,6 +349,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
       columns: template.columns,
     });
     await appendLog(db, actor, { resource: HANDOVER, recordId: record.id, action: 'handoverExport', ip: request.ip });
+    await registerExport(ctx, callerOf(request), screen, [record], 'xlsx');
     return sendFile(reply, xlsx, 'xlsx', slipName(request, [record]));
   });
 
@@ -365,6 +368,7 @@ export async function handoverRoutes(app: FastifyInstance, ctx: Kernel) {
       after: { handovers: handovers.length },
       ip: request.ip,
     });
+    await registerExport(ctx, callerOf(request), screen, handovers, 'xlsx');
     return sendFile(
       reply,
       xlsx,

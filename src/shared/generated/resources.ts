@@ -465,7 +465,7 @@ export interface DailySampleConfigRecord {
 }
 
 /**
- * Batches of requests or results imported from hospitals' files or interfaces, with counts of rows imported and refused. An import of a hospital's codes into the import dictionary (spec 7.4 imporItem, upLoadItemExcel) records its batch here too.
+ * Batches of requests or results imported from hospitals' files or interfaces, with counts of rows imported and refused, recorded by the server as each import is accepted (spec 7.4 imporItem, upLoadItemExcel record theirs here): a register, never typed, edited or deleted.
  */
 export interface DataImportRecord {
   /**
@@ -1689,45 +1689,45 @@ export interface HandoverCombinedQueryRecord {
 }
 
 /**
- * Register of handover data exported from the lab (who took which period and groups, in what format, for what purpose), as data-protection rules require.
+ * Register of handover data exported from the lab, as data-protection rules require: the server records each Excel list or PDF summary downloaded from 标本交接 (its period, groups, format, number of handovers, who and when); the exporter adds the purpose. Never typed, never deleted.
  */
 export interface HandoverExportRecord {
   /**
-   * Number of the export (e.g. DC20260120-01).
+   * Number of the export, issued by the server within the day (e.g. DC20261129-0001).
    */
-  exportNo: string | null;
+  exportNo?: string | null;
   /**
-   * First handover day included.
+   * Earliest handover day in the file, as the server recorded it.
    */
-  periodFrom: string | null;
+  periodFrom?: string | null;
   /**
-   * Last handover day included.
+   * Latest handover day in the file, as the server recorded it.
    */
-  periodTo: string | null;
+  periodTo?: string | null;
   /**
-   * Professional groups included; empty means all.
+   * Receiving groups of the handovers in the file, as the server recorded them.
    */
   groups?: string | null;
   /**
-   * File format delivered (Excel list or PDF slips).
+   * File format delivered (Excel list or PDF summary), as the server recorded it.
    */
-  format: ('xlsx' | 'pdf') | null;
+  format?: ('xlsx' | 'pdf') | null;
   /**
-   * Handover records in the file.
+   * Handover records in the file, counted by the server.
    */
   rowCount?: number | null;
   /**
-   * Who took the data.
+   * Who took the data: the signed-in user who downloaded the file.
    */
-  exportedBy: string | null;
+  exportedBy?: string | null;
   /**
-   * When the file was made.
+   * When the file was made, as the server recorded it.
    */
-  exportedAt: string | null;
+  exportedAt?: string | null;
   /**
-   * Why the data left the lab (e.g. 月度质量分析).
+   * Why the data left the lab (e.g. 月度质量分析), filled in by the exporter afterwards.
    */
-  purpose: string | null;
+  purpose?: string | null;
 }
 
 /**
@@ -4260,7 +4260,7 @@ export interface ReportTemplateRecord {
 }
 
 /**
- * Second check of entered requests against the paper form before testing: purposes, patient data and charges; approved or returned.
+ * Second check of entered requests against the paper form before testing: purposes, patient data and charges; approved or returned by someone other than who entered the request. The patient, hospital, purposes and who entered it when come from the specimen of the barcode; the auditor and time are stamped.
  */
 export interface RequestAuditRecord {
   /**
@@ -4272,35 +4272,39 @@ export interface RequestAuditRecord {
    */
   barcode: string | null;
   /**
-   * Patient on the request.
+   * Patient of the request, brought from the specimen of the barcode by the server.
    */
   patientName?: string | null;
   /**
-   * Hospital that sent the specimen.
+   * Hospital that sent the specimen, brought from the specimen of the barcode by the server.
    */
-  hospital: number | null;
+  hospital?: number | null;
   /**
-   * What the clinician requested.
+   * Inspection purposes the clinician asked for, brought from the specimen of the barcode by the server.
    */
   purposes?: number[] | null;
   /**
-   * When the request was entered.
+   * When the request was entered, brought from the specimen of the barcode by the server.
    */
   enteredAt?: string | null;
   /**
-   * Who entered it; the auditor must be someone else.
+   * Who entered the request, brought from the specimen of the barcode by the server; someone else must audit it.
    */
   enteredBy?: string | null;
   /**
-   * Outcome of the audit.
+   * Where the audit stands: pending, approved or returned; changed only by 通过 and 退回.
    */
-  auditStatus: ('pending' | 'approved' | 'returned') | null;
+  auditStatus?: ('pending' | 'approved' | 'returned') | null;
   /**
-   * Staff member who audited the request; never the one who entered it.
+   * Who audited the request: the signed-in user who ran 通过 or 退回, never its enterer.
    */
   auditor?: string | null;
   /**
-   * Why it was returned, or remarks.
+   * When 通过 or 退回 was run, as the server recorded it.
+   */
+  auditedAt?: string | null;
+  /**
+   * Why the request was returned, given when returning it.
    */
   opinion?: string | null;
 }
