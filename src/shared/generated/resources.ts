@@ -355,19 +355,19 @@ export interface CallRecordRecord {
 }
 
 /**
- * Specimens sent out to entrusted labs: what, where, when it left, when the report is due and the external report number.
+ * Specimens sent out to entrusted labs: what, where, when it left (the order's entry, stamped), when the report is due; the patient comes from the specimen of the barcode; the order moves through 对方接收, 回报告 (with the external report number) or 退回 (with the reason), each step stamped.
  */
 export interface CommissionOrderRecord {
   /**
-   * Number of the send-out.
+   * Number of the order, issued by the server within the day (e.g. WT20261129-0001).
    */
-  orderNo: string | null;
+  orderNo?: string | null;
   /**
    * Barcode on the specimen tube, as printed by the barcode rule.
    */
   barcode: string | null;
   /**
-   * Patient of the specimen.
+   * Patient of the specimen sent out, brought from the specimen of the barcode by the server.
    */
   patientName?: string | null;
   /**
@@ -375,21 +375,33 @@ export interface CommissionOrderRecord {
    */
   project: number | null;
   /**
-   * When it left the lab.
+   * When the specimen left the lab: when the order was entered, as the server recorded it.
    */
-  sentAt: string | null;
+  sentAt?: string | null;
   /**
    * Day the external report is due.
    */
   dueOn?: string | null;
   /**
-   * Where the send-out stands.
+   * Where the order stands; changed only by 对方接收, 回报告 and 退回.
    */
-  status: ('sent' | 'received' | 'reported' | 'returned') | null;
+  status?: ('sent' | 'received' | 'reported' | 'returned') | null;
   /**
-   * Report number of the entrusted lab.
+   * Report number of the entrusted lab, given when its report is recorded.
    */
   externalReportNo?: string | null;
+  /**
+   * When 回报告 was run, as the server recorded it.
+   */
+  reportedAt?: string | null;
+  /**
+   * Why the entrusted lab sent the specimen back, given when recording the return.
+   */
+  returnReason?: string | null;
+  /**
+   * Who recorded the latest step of the order (received, reported, returned): the signed-in user who ran it.
+   */
+  handledBy?: string | null;
 }
 
 /**
