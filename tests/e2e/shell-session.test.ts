@@ -249,18 +249,22 @@ describe('sign-in no longer valid', () => {
   });
 });
 
+/** Records what the page plays (headless Chromium has no speaker to listen to). */
+const recordSounds = (page: Page) =>
+  page.addInitScript(() => {
+    const played: string[] = [];
+    Object.assign(window, { played });
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      played.push(this.currentSrc || this.src);
+      return Promise.resolve();
+    };
+  });
+const soundsPlayed = (page: Page) => page.evaluate(() => (window as unknown as { played: string[] }).played);
+
 describe('push alerts', () => {
   it('shows an alert pushed to the signed-in user as a notification with its title and message', async () => {
     const { page } = await newPage(browser);
-    // Records what the page plays (headless Chromium has no speaker to listen to).
-    await page.addInitScript(() => {
-      const played: string[] = [];
-      Object.assign(window, { played });
-      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-        played.push(this.currentSrc || this.src);
-        return Promise.resolve();
-      };
-    });
+    await recordSounds(page);
     await signIn(page, server.url, 'editor');
     await waitForShell(page);
     const { userId } = await pageSession(page);
@@ -291,7 +295,7 @@ describe('push alerts', () => {
     // A warning-type notification, with the alert sound played from the hidden audio element.
     expect(await first.locator('.ant-notification-notice-icon-warning').count()).toBe(1);
     expect(await page.locator('audio.alert-sound').count()).toBe(1);
-    const played = await page.evaluate(() => (window as unknown as { played: string[] }).played);
+    const played = await soundsPlayed(page);
     expect(played.length).toBeGreaterThan(0);
     expect(played.every((src) => src.endsWith('/alert.wav'))).toBe(true);
     await page.context().close();
@@ -299,14 +303,7 @@ describe('push alerts', () => {
 
   it('gathers a run of alerts of one title into one notice that counts them, ringing once for the run', async () => {
     const { page } = await newPage(browser);
-    await page.addInitScript(() => {
-      const played: string[] = [];
-      Object.assign(window, { played });
-      HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
-        played.push(this.currentSrc || this.src);
-        return Promise.resolve();
-      };
-    });
+    await recordSounds(page);
     await signIn(page, server.url, 'editor');
     await waitForShell(page);
     const { userId } = await pageSession(page);
@@ -326,7 +323,7 @@ describe('push alerts', () => {
         { timeout: 20_000, interval: 500 },
       )
       .toBeGreaterThan(0);
-    const before = await page.evaluate(() => (window as unknown as { played: string[] }).played.length);
+    const before = (await soundsPlayed(page)).length;
     for (let n = 1; n <= 5; n++) await send('新任务', `标本接收 · 26103000${n}`);
 
     const run = notices.filter({ hasText: '新任务' });
@@ -336,8 +333,7 @@ describe('push alerts', () => {
     expect(lines).toEqual(['标本接收 · 261030005', '标本接收 · 261030004', '标本接收 · 261030003', '另有 2 条']);
     // Two notices in all (the connection's and the run's), not one a task piled up the screen.
     expect(await notices.count()).toBe(2);
-    const played = await page.evaluate(() => (window as unknown as { played: string[] }).played.length);
-    expect(played - before).toBe(1);
+    expect((await soundsPlayed(page)).length - before).toBe(1);
     await page.context().close();
   });
 });
