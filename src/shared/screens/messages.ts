@@ -31,8 +31,8 @@ export const screenMessages = {
     'en-US': 'The record is {state}: "{action}" cannot be done now',
   },
   'lifecycle.notBy': {
-    'zh-CN': '「{action}」须由{state}以外的人执行',
-    'en-US': '"{action}" must be done by someone other than the {state}',
+    'zh-CN': '「{action}」须由{who}以外的人执行',
+    'en-US': '"{action}" must be done by someone other than the {who}',
   },
   'lifecycle.noTransition': { 'zh-CN': '没有名为「{action}」的流转', 'en-US': 'There is no transition "{action}"' },
   'lifecycle.systemOnly': {

@@ -24,7 +24,7 @@ export async function copiedValues(
   const copied = screen.fields.filter((f): f is Copied => f.copy !== undefined);
   if (copied.length === 0) return data;
   const result: RecordValues = { ...data };
-  const sources = new Map<string, RecordValues | undefined>();
+  const sources = new Map<string, RecordValues>();
   for (const field of copied) {
     const { resource, match } = field.copy;
     const value = data[match];

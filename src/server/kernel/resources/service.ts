@@ -614,14 +614,14 @@ export class ResourceService {
     if (refusal(transition, from)) {
       const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
       const state = stateLabel(owner, lifecycle.field, from, locale);
-      refuseTransition('lifecycle.wrongState', locale, transition.label[locale], state);
+      refuseTransition('lifecycle.wrongState', locale, transition.label[locale], { state });
     }
     // A second person checks the first one's work: the step is not theirs to take.
     const earlier = transition.notBy && row.data[transition.notBy];
     if (earlier && (earlier === call.actor.userAccount || earlier === call.actor.userName)) {
       const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
       const who = owner.fields.find((f) => f.key === transition.notBy)?.label[locale] ?? transition.notBy!;
-      refuseTransition('lifecycle.notBy', locale, transition.label[locale], who);
+      refuseTransition('lifecycle.notBy', locale, transition.label[locale], { who });
     }
     return from;
   }
@@ -799,8 +799,13 @@ function newData(screen: ScreenSchema, body: RecordValues, own: RecordValues, lo
 }
 
 /** A transition refused: 400 with the reason, nothing written. */
-function refuseTransition(key: ScreenMessageKey, locale: Locale, action: string, state = ''): never {
-  throw new InvalidRecord([{ field: '', key: 'field.rule', message: screenMessage(key, locale, { action, state }) }]);
+function refuseTransition(
+  key: ScreenMessageKey,
+  locale: Locale,
+  action: string,
+  more: Record<string, string> = {},
+): never {
+  throw new InvalidRecord([{ field: '', key: 'field.rule', message: screenMessage(key, locale, { action, ...more }) }]);
 }
 
 /** A state by its option label in the user's language. */
