@@ -224,7 +224,6 @@ describe('lab screen rules through the API', () => {
         runAt: `2030-01-${day} 08:00:00`,
         runNo: `203001${day}-1`,
         value,
-        operator: '何静',
       });
       const res = await admin.post<Rec>(`/api/qc/results/${result.id}/evaluate`);
       expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -80,7 +80,8 @@ describe('a QC result judged as it is saved and edited', () => {
   it('rewrites z-score and status on every edit (accept → reject → accept), alerts the group, holds later results', async () => {
     const lot = await material('测试 WBC 质控 水平1', 'WBC', 'E-WBC-1', { targetMean: 7, targetSd: 0.3 });
     const xn = await plan('XN-E WBC 水平1', lot.id, 'XN-E');
-    // Derived fields in the input are not taken: the server judges 7.1 (z 0.3333) in control.
+    // Derived fields in the input are not taken: the server judges 7.1 (z 0.3333) in control, and the
+    // operator is whoever entered the run.
     const run = await create(
       'qcResult',
       {
@@ -88,7 +89,7 @@ describe('a QC result judged as it is saved and edited', () => {
         runAt: minutesAgo(30),
         runNo: 'E-RUN-1',
         value: 7.1,
-        operator: '王检验',
+        operator: '何静',
         zScore: -9,
         status: 'reject',
         violations: '1-3s',
@@ -96,7 +97,7 @@ describe('a QC result judged as it is saved and edited', () => {
       editor,
     );
     expect(judged(run)).toEqual({ zScore: 0.3333, violations: '', status: 'accept' });
-    expect(run).toMatchObject({ targetMean: 7, targetSd: 0.3, material: lot.id });
+    expect(run).toMatchObject({ targetMean: 7, targetSd: 0.3, material: lot.id, operator: '王检验' });
 
     // The white count's testers (the demo admin among them) hear of the rejection at once.
     const me = (await admin.get<{ id: number }>('/api/user/me')).body.resultObject;
@@ -141,7 +142,6 @@ describe('a QC result judged as it is saved and edited', () => {
         runAt: `2026-02-${d} 08:00:00`,
         runNo: `202602${d}-1`,
         value,
-        operator: '何静',
       });
     const first = await day('01', 5.47); // +2.25 SD
     const second = await day('02', 5.49); // +2.4167 SD: two in a row beyond +2 SD
@@ -171,7 +171,7 @@ describe('a QC result judged as it is saved and edited', () => {
     const high = await material('测试 K 质控 水平2', 'K', 'E-K-2', { targetMean: 6, targetSd: 0.1, level: 'L2' });
     const l1 = await plan('AU-R K 水平1', low.id, 'AU-R');
     const l2 = await plan('AU-R K 水平2', high.id, 'AU-R');
-    const run = { runAt: '2026-03-01 08:00:00', runNo: '20260301-1', operator: '何静' };
+    const run = { runAt: '2026-03-01 08:00:00', runNo: '20260301-1' };
     const first = await create('qcResult', { ...run, plan: l1.id, value: 3.23 }); // +2.1667 SD
     expect(first.status).toBe('warning');
     const second = await create('qcResult', { ...run, plan: l2.id, value: 5.78 }); // −2.2 SD
@@ -190,7 +190,7 @@ describe('a lot’s own target', () => {
     const lot = await material('测试 ALT 质控 水平1', 'ALT', 'E-ALT-1', { runsForTarget: 5 });
     const au = await plan('AU-T ALT 水平1', lot.id, 'AU-T');
     const run = (p: number, d: string, value: number) =>
-      create('qcResult', { plan: p, runAt: `2026-04-${d} 08:00:00`, runNo: `202604${d}-1`, value, operator: '何静' });
+      create('qcResult', { plan: p, runAt: `2026-04-${d} 08:00:00`, runNo: `202604${d}-1`, value });
     const establishing = [40, 42, 38, 41, 39];
     const firstFour = [];
     for (const [i, value] of establishing.slice(0, 4).entries()) firstFour.push(await run(au.id, `0${i + 1}`, value));

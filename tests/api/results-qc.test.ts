@@ -77,7 +77,6 @@ describe('a rejected QC run', () => {
       runAt: localDateTime(new Date(Date.now() - 60_000)),
       runNo: 'T-RUN-1',
       value: 9.5,
-      operator: '王检验',
     });
     // Judged as it is saved: no one presses an evaluate button.
     expect(run).toMatchObject({ status: 'reject', violations: '1-3s' });
@@ -133,7 +132,6 @@ describe('a rejected QC run', () => {
       runAt: at(50),
       runNo: 'T-RUN-2',
       value: 9.5,
-      operator: '王检验',
     });
     expect(failed.status).toBe('reject');
     const passed = await create('qcResult', {
@@ -141,7 +139,6 @@ describe('a rejected QC run', () => {
       runAt: at(40),
       runNo: 'T-RUN-3',
       value: 15,
-      operator: '王检验',
     });
     expect(passed.status).toBe('accept');
     const wbc = await enteredWhiteCount();

@@ -352,7 +352,6 @@ export class LabDay {
         runAt: localDateTime(run.runAt),
         runNo: `${localDateTime(run.runAt).slice(0, 10).replaceAll('-', '')}-${run.runAt.getHours() < 12 ? 1 : 2}`,
         value,
-        operator: '何静',
       });
       if (run.violation) await this.conclude(made.id);
     };

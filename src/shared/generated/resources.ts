@@ -3832,9 +3832,9 @@ export interface QcResultRecord {
    */
   conclusion?: number | null;
   /**
-   * Person who ran the control.
+   * Who ran the control: the signed-in user who entered the result.
    */
-  operator: string | null;
+  operator?: string | null;
   /**
    * What was checked or changed.
    */
