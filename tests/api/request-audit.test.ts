@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, DEMO_PASSWORD, type TestServer } from '../support/server';
 import { api, tokenFor } from '../support/client';
 import { enterSpecimens } from '../support/specimens';
+import { matches } from '../../src/shared/screens/predicate';
+import type { ScreenSchema } from '../../src/shared/screens/fields';
 
 /**
  * 申请单审核: a second person checks an entered request. What the request says (patient, hospital,
@@ -64,11 +66,17 @@ describe('a request audited', () => {
     const own = await audit(barcode!, 'SQ-T-0002');
     const res = await run(own, 'approve');
     expect([res.status, res.body.resultMessage]).toEqual([400, '「通过」须由录入人以外的人执行']);
+    // Nor is the step offered them: the screen served to them hides 通过 and 退回 on their own request.
+    const screen = (await admin.get<ScreenSchema>('/api/ui/screens/request-audit')).body.resultObject;
+    const offered = (name: string, row: Audit) =>
+      matches(screen.actions!.row!.find((a) => a.name === name)!.visibleWhen, row);
+    expect([offered('approve', await read(own.id)), offered('return', await read(own.id))]).toEqual([false, false]);
     expect((await run(own, 'return', { opinion: '漏填诊断' })).status).toBe(400);
     expect((await read(own.id)).auditStatus).toBe('pending');
 
     const [other] = await enterSpecimens(editor, 1);
     const theirs = await audit(other!, 'SQ-T-0003');
+    expect(offered('approve', await read(theirs.id))).toBe(true);
     expect((await run(theirs, 'return', {})).status).toBe(400);
     expect((await run(theirs, 'return', { opinion: '临床诊断未填写' })).status).toBe(200);
     expect(await read(theirs.id)).toMatchObject({ auditStatus: 'returned', opinion: '临床诊断未填写' });

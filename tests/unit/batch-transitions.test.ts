@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { servedScreen } from '../../src/server/kernel/screens/served';
 import { scanActionProblems, transitionActionProblems } from '../../src/server/kernel/screens/views';
 import type { ScreenSchema } from '../../src/shared/screens/fields';
+import { matches } from '../../src/shared/screens/predicate';
 
 const label = (zh: string) => ({ 'zh-CN': zh, 'en-US': zh });
 const tubes: ScreenSchema = {
@@ -91,5 +92,32 @@ describe('the action a scanner desk runs on each scan', () => {
     expect(scanActionProblems(confirming, tubes)).toEqual([
       { path: where, message: '"receive" asks for input or confirmation: it cannot run on a scan' },
     ]);
+  });
+});
+
+describe('a step kept from whoever did the earlier one (transition.notBy)', () => {
+  const audits: ScreenSchema = {
+    ...tubes,
+    resource: {
+      name: 'audit',
+      lifecycle: {
+        field: 'status',
+        initial: 'registered',
+        transitions: [
+          { name: 'receive', label: label('通过'), from: ['registered'], to: 'received', notBy: 'enteredBy' },
+        ],
+      },
+    },
+    fields: [...tubes.fields, { key: 'enteredBy', type: 'text', label: label('录入人') }],
+    actions: { row: [{ kind: 'transition', name: 'receive' }] },
+  };
+
+  it('is not offered on the rows the viewer entered, by name or account, and is on the others', () => {
+    const served = servedScreen(audits, audits, { userName: '王检验', userAccount: 'editor' });
+    const shown = (row: Record<string, unknown>) => matches(served.actions!.row![0]!.visibleWhen, row);
+    expect(shown({ status: 'registered', enteredBy: '王检验' })).toBe(false);
+    expect(shown({ status: 'registered', enteredBy: 'editor' })).toBe(false);
+    expect(shown({ status: 'registered', enteredBy: '刘芳' })).toBe(true);
+    expect(shown({ status: 'received', enteredBy: '刘芳' })).toBe(false);
   });
 });

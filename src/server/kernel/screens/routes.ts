@@ -14,7 +14,7 @@ export async function screenRoutes(app: FastifyInstance, ctx: Kernel) {
     const screen = ctx.screens.get(request.params.id);
     if (!screen) throw notFound();
     if (!screenAllows(screen, 'read', actorOf(request).roles)) throw forbidden();
-    return ok(servedScreen(screen, ctx.screens.storageOf(screen) ?? screen));
+    return ok(servedScreen(screen, ctx.screens.storageOf(screen) ?? screen, actorOf(request)));
   });
 
   /** Screen files the server could not take, with file and JSON path (administrators only). */

@@ -3,19 +3,26 @@ import { serverKept } from '../../../shared/screens/fields.js';
 import { screenMessage } from '../../../shared/screens/messages.js';
 import type { LifecycleDef } from '../../../shared/lifecycle/lifecycle.js';
 
+/** Who the screen is served to: a step kept from the person who did an earlier one is not offered them. */
+export interface Viewer {
+  userName: string;
+  userAccount: string;
+}
+
 /**
  * A screen as the browser gets it: the lifecycle's state field read-only (only transitions change
  * it), as are the fields the server stamps or numbers, and each transition button as the command that calls it, with the transition's fields in its
  * dialog: on a row, shown only in a state the transition leaves; in the batch bar, for the selected rows while each is in such a state. The renderer needs no notion of a
- * lifecycle: it draws commands.
+ * lifecycle: it draws commands. A step the viewer may not take on a row (they did its earlier step:
+ * transition.notBy) is not offered on that row.
  */
-export function servedScreen(screen: ScreenSchema, owner: ScreenSchema): ScreenSchema {
+export function servedScreen(screen: ScreenSchema, owner: ScreenSchema, viewer?: Viewer): ScreenSchema {
   const lifecycle = owner.resource.lifecycle;
   const fields = screen.fields.map((f) => (f.key === lifecycle?.field || serverKept(f) ? { ...f, readOnly: true } : f));
   if (!lifecycle) return { ...screen, fields };
   const served = (scope: 'row' | 'batch') =>
     screen.actions?.[scope]?.map((a) =>
-      a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a, scope) : a,
+      a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a, scope, viewer) : a,
     );
   const [row, batch] = [served('row'), served('batch')];
   const actions = screen.actions && { ...screen.actions, ...(row && { row }), ...(batch && { batch }) };
@@ -28,6 +35,7 @@ function transitionCommand(
   lifecycle: LifecycleDef,
   action: ActionDef,
   scope: 'row' | 'batch',
+  viewer?: Viewer,
 ): ActionDef {
   const transition = lifecycle.transitions.find((t) => t.name === action.name)!;
   const asked: FieldDef[] = (transition.requires ?? [])
@@ -48,7 +56,10 @@ function transitionCommand(
     ...((action.roles ?? transition.roles) && { roles: action.roles ?? transition.roles }),
   };
   const inState = { field: lifecycle.field, op: 'in' as const, value: transition.from };
-  const visibleWhen = action.visibleWhen ? { all: [inState, action.visibleWhen] } : inState;
+  const notMine = transition.notBy &&
+    viewer && { not: { field: transition.notBy, op: 'in' as const, value: [viewer.userName, viewer.userAccount] } };
+  const conditions = [inState, ...(notMine ? [notMine] : []), ...(action.visibleWhen ? [action.visibleWhen] : [])];
+  const visibleWhen = conditions.length === 1 ? inState : { all: conditions };
   // A batch button calls the step once for the selected rows, offered while each of them is in a state
   // it leaves (the server still names a row it cannot take: the list may be older than the record).
   if (scope === 'batch')
