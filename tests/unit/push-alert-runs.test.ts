@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { AlertRuns, RING_GAP_MS, SHOWN_MESSAGES } from '../../src/web/push/alertRuns';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AlertRuns, RING_GAP_MS, SHOWN_MESSAGES, SHOWN_MS } from '../../src/web/push/alertRuns';
 
 const task = (message: string) => ({ type: 'info' as const, title: '新任务', message });
 
@@ -31,5 +31,26 @@ describe('pushed alerts gathered into runs', () => {
     runs.add(task('b'), 10);
     runs.closed(first.key);
     expect(runs.add(task('c'), 20)).toMatchObject({ opened: true, count: 1, latest: ['c'] });
+  });
+
+  describe('a run’s notice', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('shows until 30 s after its latest alert, then goes, and the next alert opens a new one', () => {
+      vi.useFakeTimers();
+      const gone: string[] = [];
+      const runs = new AlertRuns((key) => gone.push(key));
+      const first = runs.add(task('a'), 0);
+      vi.advanceTimersByTime(SHOWN_MS - 1_000);
+      runs.add(task('b'), SHOWN_MS - 1_000);
+      // 30 s after the first alert the run goes on: its notice stays.
+      vi.advanceTimersByTime(2_000);
+      expect(gone).toEqual([]);
+      vi.advanceTimersByTime(SHOWN_MS);
+      expect(gone).toEqual([first.key]);
+      expect(runs.add(task('c'), 2 * SHOWN_MS + 10)).toMatchObject({ opened: true, count: 1 });
+    });
   });
 });

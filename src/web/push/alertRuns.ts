@@ -4,6 +4,8 @@ import type { Alert } from './pushChannel';
 export const SHOWN_MESSAGES = 3;
 /** Alerts joining a run ring the sound again no sooner than this after the last ring. */
 export const RING_GAP_MS = 5_000;
+/** Spec 9: a pushed alert shows 30 s; a run's notice, 30 s after its latest alert. */
+export const SHOWN_MS = 30_000;
 
 /** One notice on screen: the alerts of one type and title that came while it showed. */
 export interface AlertRun {
@@ -25,11 +27,16 @@ export interface AlertRun {
  * A busy desk makes an alert a specimen (each entry a new task for the receiving group): as separate
  * notices, two hundred a morning piled up the screen, each ringing, and the page spent its frames laying
  * out the pile. A run is the alerts of one type and title while its notice shows: one notice counting
- * them, with the latest messages, ringing when it opens and at most every RING_GAP_MS as it grows.
+ * them, with the latest messages, ringing when it opens and at most every RING_GAP_MS as it grows, and
+ * shown until SHOWN_MS after its latest alert (a run that goes on is not closed under the user's eyes).
+ * The runs keep that time themselves: `expire` takes the notice away.
  */
 export class AlertRuns {
   private readonly open = new Map<string, Omit<AlertRun, 'opened' | 'ring'>>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private lastRing = Number.NEGATIVE_INFINITY;
+
+  constructor(private readonly expire: (key: string) => void = () => undefined) {}
 
   add(alert: Alert, now: number): AlertRun {
     const key = `${alert.type}:${alert.title}`;
@@ -42,6 +49,14 @@ export class AlertRuns {
       latest: [alert.message, ...(known?.latest ?? [])].slice(0, SHOWN_MESSAGES),
     };
     this.open.set(key, run);
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.closed(key);
+        this.expire(key);
+      }, SHOWN_MS),
+    );
     const ring = !known || now - this.lastRing >= RING_GAP_MS;
     if (ring) this.lastRing = now;
     return { ...run, opened: !known, ring };
@@ -49,6 +64,8 @@ export class AlertRuns {
 
   /** The run's notice closed (its time ran out, or the user closed it): the next alert starts a new run. */
   closed(key: string): void {
+    clearTimeout(this.timers.get(key));
+    this.timers.delete(key);
     this.open.delete(key);
   }
 }
