@@ -3194,9 +3194,9 @@ export interface PathologyInspectionRecord {
    */
   coldIschemiaMin?: number | null;
   /**
-   * When the department received the specimen.
+   * When the department received the specimen: when its check was entered, as the server recorded it.
    */
-  receivedAt: string | null;
+  receivedAt?: string | null;
   /**
    * Whether the specimen can be processed.
    */
@@ -3206,9 +3206,9 @@ export interface PathologyInspectionRecord {
    */
   unqualifiedReason?: ('unfixed' | 'mismatch' | 'unlabelled' | 'leak' | 'dry') | null;
   /**
-   * Person who checked the specimen.
+   * Who checked the specimen: the signed-in user who entered the check.
    */
-  inspector: string | null;
+  inspector?: string | null;
 }
 
 /**
