@@ -109,6 +109,24 @@ describe('the patient report', () => {
     expect(views.filter((e) => e.kind === 'print').map((e) => e.name)).toEqual(['view']);
   });
 
+  it('keeps its record as issued: an edit of an issued report changes none of it', async () => {
+    const { barcode } = await auditedBloodCount();
+    const [report] = await reportsOf(barcode);
+    const res = await admin.put<Rec>(`/api/resources/reportRecord/${report!.id}`, {
+      ...report,
+      patientName: '篡改',
+      reviewer: '冒名',
+      itemNames: '无',
+    });
+    expect(res.status).toBe(200);
+    const [after] = await reportsOf(barcode);
+    expect(after).toMatchObject({
+      patientName: report!.patientName,
+      reviewer: report!.reviewer,
+      itemNames: report!.itemNames,
+    });
+  });
+
   it('prints with the merged report’s template and the hospital’s own title and seal', async () => {
     const png =
       'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';

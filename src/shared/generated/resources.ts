@@ -4054,7 +4054,7 @@ export interface ReportRecordRecord {
   /**
    * Number printed on the report.
    */
-  reportNo: string | null;
+  reportNo?: string | null;
   /**
    * The report's version: 1 when first issued, one more for each corrected reissue.
    */
@@ -4066,7 +4066,7 @@ export interface ReportRecordRecord {
   /**
    * Barcode on the specimen tube or container (Code128).
    */
-  barcode: string | null;
+  barcode?: string | null;
   /**
    * The pathology case a pathology report signs out; empty on a laboratory report.
    */
@@ -4074,7 +4074,7 @@ export interface ReportRecordRecord {
   /**
    * Name of the patient.
    */
-  patientName: string | null;
+  patientName?: string | null;
   /**
    * Sex of the patient (reference ranges depend on it).
    */
@@ -4094,7 +4094,7 @@ export interface ReportRecordRecord {
   /**
    * Items on the report.
    */
-  itemNames: string | null;
+  itemNames?: string | null;
   /**
    * Group that tested the specimen.
    */
@@ -4118,11 +4118,11 @@ export interface ReportRecordRecord {
   /**
    * When the report was published.
    */
-  reportedAt: string | null;
+  reportedAt?: string | null;
   /**
    * Person who reviewed and signed the report.
    */
-  reviewer: string | null;
+  reviewer?: string | null;
   /**
    * The specimen's submitting hospital.
    */
@@ -4146,7 +4146,7 @@ export interface ReportRecordRecord {
   /**
    * Published reports can be invalidated with a reason; a corrected report replaces it.
    */
-  status: ('published' | 'printed' | 'invalidated') | null;
+  status?: ('published' | 'printed' | 'invalidated') | null;
   /**
    * Whether a result was outside its critical limits (the hospital was called).
    */
