@@ -132,6 +132,22 @@ describe('entry', () => {
 });
 
 describe('transitions', () => {
+  it('takes edits until the specimen is tested, through any of its screens, and refuses them after', async () => {
+    const s = await enter();
+    expect((await run(s.id, 'receive')).status).toBe(200);
+    const received = await read(s.id);
+    // Received, at check-accept, its data may still be put right.
+    const fixed = await editor.put(`/api/resources/checkAccept/${s.id}`, { ...received, remark: '补录科室' });
+    expect(fixed.status, JSON.stringify(fixed.body)).toBe(200);
+    expect((await run(s.id, 'startTesting')).status).toBe(200);
+    const testing = await read(s.id);
+    for (const screen of ['specimen', 'inspectionCombinedQuery', 'specimenCombinedQuery']) {
+      const res = await admin.put(`/api/resources/${screen}/${s.id}`, { ...testing, patientName: '篡改' });
+      expect([screen, res.status, res.body.resultMessage]).toEqual([screen, 400, '当前状态为「检验中」，不能修改']);
+    }
+    expect(await read(s.id)).toMatchObject({ patientName: testing.patientName, version: testing.version });
+  });
+
   it('refuses every transition that does not leave the specimen’s state, and changes nothing', async () => {
     const reason = await rejectReason();
     const registered = await enter();

@@ -87,7 +87,7 @@ describe('sample modification', () => {
     const before = (await admin.get<Page>('/api/statistics/sampleModification')).body.resultObject;
     // The demo's corrections (an age, a department, a result) are real edits in the log.
     expect(before.records.some((r) => r.group === '前台录入' && r.account === 'editor')).toBe(true);
-    const specimen = (await editor.get<Page>('/api/resources/specimen?barcode=2611220002')).body.resultObject
+    const specimen = (await editor.get<Page>('/api/resources/specimen?barcode=2611220003')).body.resultObject
       .records[0]!;
     expect((await admin.put(`/api/resources/specimen/${specimen.id}`, { ...specimen, age: 62 })).status).toBe(200);
     const place = (await admin.get<Page>('/api/resources/inspectionPlace')).body.resultObject.records[0]!;

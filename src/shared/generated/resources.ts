@@ -4048,7 +4048,7 @@ export interface RemarkDictionaryRecord {
 }
 
 /**
- * Patient reports the server issues when a specimen's results are audited: the PDF made from the matching template with the results, flags, ranges and signers, kept as issued; invalidated with a reason and reissued as a corrected new version, the old one kept and retrievable. Every view and download is logged.
+ * Patient reports the server issues when a specimen's results are audited: the PDF made from the matching template with the results, flags, ranges and signers, kept as issued, its record too (no field of an issued report is edited); invalidated with a reason and reissued as a corrected new version, the old one kept and retrievable. Every view and download is logged.
  */
 export interface ReportRecordRecord {
   /**

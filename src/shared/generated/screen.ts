@@ -172,6 +172,10 @@ export interface LifecycleDef {
    */
   initial: string;
   /**
+   * The states in which the record's fields may still be edited (a specimen until it is tested); absent, in every state. An edit in another state is refused, through any screen of the record.
+   */
+  editableIn?: string[];
+  /**
    * @minItems 1
    */
   transitions: TransitionDef[];

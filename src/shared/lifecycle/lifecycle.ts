@@ -36,6 +36,7 @@ export function lifecycleProblems(screen: ScreenSchema): { path: string; message
   };
   const keys = new Set(screen.fields.map((f) => f.key));
   state(lifecycle.initial, `${at}/initial`);
+  lifecycle.editableIn?.forEach((s, i) => state(s, `${at}/editableIn/${i}`));
   const names = new Set<string>();
   lifecycle.transitions.forEach((t, i) => {
     const where = `${at}/transitions/${i}`;

@@ -30,6 +30,10 @@ export const screenMessages = {
     'zh-CN': '当前状态为「{state}」，不能执行「{action}」',
     'en-US': 'The record is {state}: "{action}" cannot be done now',
   },
+  'lifecycle.notEditable': {
+    'zh-CN': '当前状态为「{state}」，不能修改',
+    'en-US': 'The record is {state}: it can no longer be edited',
+  },
   'lifecycle.notBy': {
     'zh-CN': '「{action}」须由{who}以外的人执行',
     'en-US': '"{action}" must be done by someone other than the {who}',

@@ -289,6 +289,7 @@ export class ResourceService {
       if (!current) throw notFound();
       // The version the user edited must still be the stored one: nobody's change is overwritten.
       if (typeof body.version !== 'number' || body.version !== current.version) throw conflict();
+      this.holdEditable(call, current, caller.locale);
       const fixed = fixedFieldErrors(call.screen, body, caller.locale);
       if (fixed.length > 0) throw new InvalidRecord(fixed);
       // A view writes its own fields; the record's others stay as they are.
@@ -600,6 +601,23 @@ export class ResourceService {
         throw renamed(e, (m) => `${title}${colon}${m}`);
       }
     });
+  }
+
+  /** A record past the states its lifecycle lets be edited (a specimen being tested) is refused an edit. */
+  private holdEditable(call: Call, current: StoredRecord, locale: Locale): void {
+    const lifecycle = call.screen.resource.lifecycle;
+    const state = String(current.data[lifecycle?.field ?? ''] ?? '');
+    if (!lifecycle?.editableIn || lifecycle.editableIn.includes(state)) return;
+    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    throw new InvalidRecord([
+      {
+        field: '',
+        key: 'field.rule',
+        message: screenMessage('lifecycle.notEditable', locale, {
+          state: stateLabel(owner, lifecycle.field, state, locale),
+        }),
+      },
+    ]);
   }
 
   /** The record's state, when the transition leaves it; else refused naming the state. */
