@@ -89,6 +89,11 @@ describe('a special treatment request', () => {
 
     expect((await run(approveMe, 'approve')).status).toBe(200);
     const approved = await read(approveMe.id);
+    const late = await editor.put<Request>(`/api/resources/specialTreatment/${approveMe.id}`, {
+      ...approved,
+      reason: '改',
+    });
+    expect([late.status, late.body.resultMessage]).toEqual([400, '当前状态为「已批准」，不能修改']);
     expect(approved).toMatchObject({ status: 'approved', approvedBy: name });
     expect(approved.approvedAt).toBeTruthy();
     expect((await run(approved, 'complete')).status).toBe(200);
