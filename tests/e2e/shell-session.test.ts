@@ -260,15 +260,19 @@ const recordSounds = (page: Page) =>
     };
   });
 const soundsPlayed = (page: Page) => page.evaluate(() => (window as unknown as { played: string[] }).played);
+/** The editor signed in, the page's sounds recorded, and the admin who pushes to them. */
+async function editorHearing() {
+  const { page } = await newPage(browser);
+  await recordSounds(page);
+  await signIn(page, server.url, 'editor');
+  await waitForShell(page);
+  const { userId } = await pageSession(page);
+  return { page, userId, admin: api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD)) };
+}
 
 describe('push alerts', () => {
   it('shows an alert pushed to the signed-in user as a notification with its title and message', async () => {
-    const { page } = await newPage(browser);
-    await recordSounds(page);
-    await signIn(page, server.url, 'editor');
-    await waitForShell(page);
-    const { userId } = await pageSession(page);
-    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const { page, userId, admin } = await editorHearing();
     const alert = page.locator('.push-alert');
     // The page connects its socket on its own; send until the alert arrives (a send before the socket
     // is up reaches nobody).
@@ -302,12 +306,7 @@ describe('push alerts', () => {
   });
 
   it('gathers a run of alerts of one title into one notice that counts them, ringing once for the run', async () => {
-    const { page } = await newPage(browser);
-    await recordSounds(page);
-    await signIn(page, server.url, 'editor');
-    await waitForShell(page);
-    const { userId } = await pageSession(page);
-    const admin = api(server.url, await tokenFor(server.url, 'admin', DEMO_PASSWORD));
+    const { page, userId, admin } = await editorHearing();
     const send = async (title: string, message: string) =>
       expect(
         (await admin.post('/api/push/send', { userIds: [Number(userId)], type: 'info', title, message })).status,
