@@ -366,8 +366,10 @@ describe.runIf(process.env.TEST_DATABASE_URL)('push channel across server proces
       [first, second, first, second].map((server) => api(server.url, admin.token).get('/api/user/me')),
     );
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200]);
-    // Each process hears of its lost connections and says so.
-    await expect.poll(() => first.output().includes('an idle connection was lost'), { timeout: 10_000 }).toBe(true);
+    // A process hears of its lost connections and says so (the idle ones taken may all have been the
+    // other process's: which process held them is the pool's timing, not the test's).
+    const heard = () => [first, second].some((server) => server.output().includes('an idle connection was lost'));
+    await expect.poll(heard, { timeout: 10_000 }).toBe(true);
     for (const server of [first, second])
       expect((await api(server.url, admin.token).get('/api/user/me')).status).toBe(200);
   });

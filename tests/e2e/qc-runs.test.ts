@@ -38,7 +38,6 @@ async function enterRun(page: Page, run: { runAt: string; runNo: string; value: 
   await page.keyboard.press('Enter');
   await page.locator('#root_runNo').fill(run.runNo);
   await page.locator('#root_value').fill(run.value);
-  await page.locator('#root_operator').fill('王检验');
   await dialog(page)
     .getByRole('button', { name: /确\s*定/ })
     .click();
@@ -119,10 +118,11 @@ describe('a violating QC series entered on the QC result screen', () => {
     await alert.waitFor();
     expect(await alert.textContent()).toContain(`${PLAN} E2E-0503`);
     expect(await alert.textContent()).toContain('违背 1-2s, 2-2s');
-    // The list shows the server's judgement of each run.
+    // The list shows the server's judgement of each run, and who entered it as its operator.
     const row = page.locator('.ant-table-row').filter({ hasText: 'E2E-0503' });
     await row.getByText('1-2s, 2-2s').waitFor();
     await row.getByText('失控').waitFor();
+    await row.getByText('系统管理员').waitFor();
 
     await page.goto(server.url + QC_CHART);
     const panel = page.locator('.screen-chart-panel').filter({ has: page.locator('figcaption', { hasText: PLAN }) });
@@ -170,7 +170,6 @@ describe('a violating QC series entered on the QC result screen', () => {
         runAt: `2026-05-${day} 08:00:00`,
         runNo: `E2E-05${day}`,
         value,
-        operator: '王检验',
       });
     await page.reload();
     await canvas.locator('svg').waitFor();
