@@ -121,3 +121,17 @@ describe('a step kept from whoever did the earlier one (transition.notBy)', () =
     expect(shown({ status: 'received', enteredBy: '刘芳' })).toBe(false);
   });
 });
+
+describe('the edit button of a record whose lifecycle limits edits (editableIn)', () => {
+  it('is offered only in the states the server takes an edit in, and within the screen’s own condition', () => {
+    const limited: ScreenSchema = {
+      ...tubes,
+      resource: { ...tubes.resource, lifecycle: { ...tubes.resource.lifecycle!, editableIn: ['registered'] } },
+      actions: { row: [{ kind: 'edit', visibleWhen: { field: 'reason', op: 'empty' } }] },
+    };
+    const edit = servedScreen(limited, limited).actions!.row![0]!;
+    expect(matches(edit.visibleWhen, { status: 'registered' })).toBe(true);
+    expect(matches(edit.visibleWhen, { status: 'received' })).toBe(false);
+    expect(matches(edit.visibleWhen, { status: 'registered', reason: '凝固' })).toBe(false);
+  });
+});

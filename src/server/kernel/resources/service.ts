@@ -251,9 +251,9 @@ export class ResourceService {
   /** Stores data that passed the schema's checks: the resource's rules first, then the row and its log entry. */
   private async insertChecked(tx: Queryable, call: Call, data: RecordValues, via: 'create' | 'import') {
     const write = this.writeContext(tx, call, via);
-    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const owner = this.ownerOf(call);
     const issued = await issuedValues(tx, owner, call.actor, this.kernel().now(), data);
-    const copied = await this.copied(tx, owner, call, issued);
+    const copied = await this.copied(tx, call, issued);
     const stored = await this.hooks.beforeWrite(write, copied);
     const row = await insertRecord(tx, call.screen, call.actor.orgId, stored, call.actor.id);
     await this.hooks.afterWrite(write, row);
@@ -298,15 +298,19 @@ export class ResourceService {
       if (errors.length > 0) throw new InvalidRecord(errors);
       const merged = call.screen.resource.viewOf ? { ...current.data, ...own } : own;
       const data = holdState(call.screen, body, merged, call.locale, current.data);
-      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
-      return this.rewrite(tx, call, current, await this.copied(tx, owner, call, data), 'update');
+      return this.rewrite(tx, call, current, await this.copied(tx, call, data), 'update');
     });
     return present(updated);
   }
 
+  /** The screen that owns the call's records: its lifecycle, stamps and copies rule them, whichever view is used. */
+  private ownerOf(call: Call): ScreenSchema {
+    return this.screens.owner(call.screen.resource.name) ?? call.screen;
+  }
+
   /** The record's values with what its schema copies from other records (copied.ts). */
-  private copied(tx: Queryable, owner: ScreenSchema, call: Call, data: RecordValues): Promise<RecordValues> {
-    return copiedValues(tx, (r) => this.screens.owner(r), owner, call.actor.orgId, data, call.locale);
+  private copied(tx: Queryable, call: Call, data: RecordValues): Promise<RecordValues> {
+    return copiedValues(tx, (r) => this.screens.owner(r), this.ownerOf(call), call.actor.orgId, data, call.locale);
   }
 
   /** Writes a new version of a stored row through the resource's rules, logged with before and after. */
@@ -560,8 +564,9 @@ export class ResourceService {
     const lifecycle = call.screen.resource.lifecycle;
     const transition = lifecycle && transitionOf(lifecycle, name);
     const { locale } = caller;
-    if (!lifecycle || !transition) refuseTransition('lifecycle.noTransition', locale, name);
-    if (!run.system && transition.system) refuseTransition('lifecycle.systemOnly', locale, transition.label[locale]);
+    if (!lifecycle || !transition) refuseStep('lifecycle.noTransition', locale, { action: name });
+    if (!run.system && transition.system)
+      refuseStep('lifecycle.systemOnly', locale, { action: transition.label[locale] });
     if (!run.system && transition.roles && !hasRole(caller.actor, transition.roles)) throw forbidden();
     return { call, lifecycle, transition };
   }
@@ -608,16 +613,8 @@ export class ResourceService {
     const lifecycle = call.screen.resource.lifecycle;
     const state = String(current.data[lifecycle?.field ?? ''] ?? '');
     if (!lifecycle?.editableIn || lifecycle.editableIn.includes(state)) return;
-    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
-    throw new InvalidRecord([
-      {
-        field: '',
-        key: 'field.rule',
-        message: screenMessage('lifecycle.notEditable', locale, {
-          state: stateLabel(owner, lifecycle.field, state, locale),
-        }),
-      },
-    ]);
+    const owner = this.ownerOf(call);
+    refuseStep('lifecycle.notEditable', locale, { state: stateLabel(owner, lifecycle.field, state, locale) });
   }
 
   /** The record's state, when the transition leaves it; else refused naming the state. */
@@ -630,16 +627,16 @@ export class ResourceService {
   ) {
     const from = String(row.data[lifecycle.field] ?? '');
     if (refusal(transition, from)) {
-      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+      const owner = this.ownerOf(call);
       const state = stateLabel(owner, lifecycle.field, from, locale);
-      refuseTransition('lifecycle.wrongState', locale, transition.label[locale], { state });
+      refuseStep('lifecycle.wrongState', locale, { action: transition.label[locale], state });
     }
     // A second person checks the first one's work: the step is not theirs to take.
     const earlier = transition.notBy && row.data[transition.notBy];
     if (earlier && (earlier === call.actor.userAccount || earlier === call.actor.userName)) {
-      const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+      const owner = this.ownerOf(call);
       const who = owner.fields.find((f) => f.key === transition.notBy)?.label[locale] ?? transition.notBy!;
-      refuseTransition('lifecycle.notBy', locale, transition.label[locale], { who });
+      refuseStep('lifecycle.notBy', locale, { action: transition.label[locale], who });
     }
     return from;
   }
@@ -665,7 +662,7 @@ export class ResourceService {
 
   /** Where a step undone (back) returns the record: the state before it, if that is a state of the lifecycle. */
   private async stateBefore(tx: Queryable, call: Call, current: StoredRecord, state: string) {
-    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const owner = this.ownerOf(call);
     const before = await this.kernel().events.stateBefore(tx, owner.resource.name, current.orgId, current.id, state);
     const field = owner.fields.find((f) => f.key === owner.resource.lifecycle?.field);
     return field?.options?.some((o) => o.value === before) ? before : undefined;
@@ -712,7 +709,7 @@ export class ResourceService {
     if (!row) throw notFound();
     const events = await this.kernel().events.list(this.db, call.screen.resource.name, row.orgId, row.id);
     // Named in the caller's language as the lifecycle names them: the transition, and the states.
-    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const owner = this.ownerOf(call);
     const lifecycle = owner.resource.lifecycle;
     const state = (value: string | null) =>
       value && lifecycle && stateLabel(owner, lifecycle.field, value, caller.locale);
@@ -735,7 +732,7 @@ export class ResourceService {
 
   /** The fields a transition requires, each given (else refused with the field's own required message). */
   private requiredInput(call: Call, keys: string[], input: RecordValues): RecordValues {
-    const owner = this.screens.owner(call.screen.resource.name) ?? call.screen;
+    const owner = this.ownerOf(call);
     const errors = keys
       .filter((key) => isEmpty(input[key]))
       .map((key) => {
@@ -816,14 +813,9 @@ function newData(screen: ScreenSchema, body: RecordValues, own: RecordValues, lo
   return holdState(screen, body, { ...own, ...Object.fromEntries(fixed) }, locale);
 }
 
-/** A transition refused: 400 with the reason, nothing written. */
-function refuseTransition(
-  key: ScreenMessageKey,
-  locale: Locale,
-  action: string,
-  more: Record<string, string> = {},
-): never {
-  throw new InvalidRecord([{ field: '', key: 'field.rule', message: screenMessage(key, locale, { action, ...more }) }]);
+/** A step (a transition, an edit) refused by the lifecycle: 400 with the reason, nothing written. */
+function refuseStep(key: ScreenMessageKey, locale: Locale, vars: Record<string, string>): never {
+  throw new InvalidRecord([{ field: '', key: 'field.rule', message: screenMessage(key, locale, vars) }]);
 }
 
 /** A state by its option label in the user's language. */

@@ -14,7 +14,7 @@ export interface Viewer {
  * it), as are the fields the server stamps or numbers, and each transition button as the command that calls it, with the transition's fields in its
  * dialog: on a row, shown only in a state the transition leaves; in the batch bar, for the selected rows while each is in such a state. The renderer needs no notion of a
  * lifecycle: it draws commands. A step the viewer may not take on a row (they did its earlier step:
- * transition.notBy) is not offered on that row.
+ * transition.notBy) is not offered on that row, nor an edit in a state the lifecycle does not let be edited.
  */
 export function servedScreen(screen: ScreenSchema, owner: ScreenSchema, viewer?: Viewer): ScreenSchema {
   const lifecycle = owner.resource.lifecycle;
@@ -22,11 +22,22 @@ export function servedScreen(screen: ScreenSchema, owner: ScreenSchema, viewer?:
   if (!lifecycle) return { ...screen, fields };
   const served = (scope: 'row' | 'batch') =>
     screen.actions?.[scope]?.map((a) =>
-      a.kind === 'transition' ? transitionCommand(screen, owner, lifecycle, a, scope, viewer) : a,
+      a.kind === 'transition'
+        ? transitionCommand(screen, owner, lifecycle, a, scope, viewer)
+        : a.kind === 'edit'
+          ? editWhileEditable(lifecycle, a)
+          : a,
     );
   const [row, batch] = [served('row'), served('batch')];
   const actions = screen.actions && { ...screen.actions, ...(row && { row }), ...(batch && { batch }) };
   return { ...screen, fields, ...(actions && { actions }) };
+}
+
+/** The edit button, offered only in the states the lifecycle lets be edited (the server refuses the others). */
+function editWhileEditable(lifecycle: LifecycleDef, action: ActionDef): ActionDef {
+  if (!lifecycle.editableIn) return action;
+  const editable = { field: lifecycle.field, op: 'in' as const, value: lifecycle.editableIn };
+  return { ...action, visibleWhen: action.visibleWhen ? { all: [editable, action.visibleWhen] } : editable };
 }
 
 function transitionCommand(
